@@ -1,0 +1,37 @@
+import type { Config } from 'jest';
+import { configUmiAlias, createConfig } from '@umijs/max/test';
+
+export default async (): Promise<Config> => {
+  // testTimeout is a global option in jest 29; @umijs/test puts it in each project.
+  const { testTimeout: _webTimeout, ...browserBase } = createConfig({ target: 'browser' }) as Config;
+  const web = (await configUmiAlias({
+    ...browserBase,
+    displayName: 'web',
+    testMatch: ['<rootDir>/src/**/*.test.{ts,tsx}'],
+    setupFilesAfterEnv: ['<rootDir>/src/setupTests.ts'],
+  })) as Config;
+
+  const { testTimeout: _nodeTimeout, ...node } = createConfig({ target: 'node' }) as Config;
+  const server: Config = {
+    ...node,
+    displayName: 'server',
+    rootDir: __dirname,
+    testMatch: ['<rootDir>/server/**/*.test.ts'],
+    testEnvironment: 'node',
+    // node_modules load as they are: jest runs with --experimental-vm-modules (PGlite imports
+    // node built-ins dynamically), so the server reaches ESM-only packages such as file-type
+    // through `await import()`.
+    transformIgnorePatterns: ['/node_modules/'],
+  };
+
+  const e2e: Config = {
+    ...node,
+    displayName: 'e2e',
+    rootDir: __dirname,
+    testMatch: ['<rootDir>/e2e/**/*.e2e.ts'],
+    testEnvironment: 'node',
+    transformIgnorePatterns: ['/node_modules/'],
+  };
+
+  return { testTimeout: 30_000, projects: [web, server, e2e] };
+};
