@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import cookie from '@fastify/cookie';
+import multipart from '@fastify/multipart';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Config } from './config';
+import type { Database } from './db/client';
+import { registerAuth } from './plugins/auth';
+import { registerErrorHandling } from './plugins/errors';
+import { registerInputNormalisation } from './plugins/input';
+import { registerOpenApi } from './plugins/openapi';
+import { registerSecurityHeaders } from './plugins/security';
+import { registerWeb } from './plugins/web';
+import { createAdminRepository } from './modules/admin/admin.repository';
+import { adminRoutes } from './modules/admin/admin.routes';
+import { createAdminService } from './modules/admin/admin.service';
+import { createAuthRepository } from './modules/auth/auth.repository';
+import { captchaRoutes, sessionRoutes } from './modules/auth/auth.routes';
+import { createAuthService } from './modules/auth/auth.service';
+import { createTypeRepository } from './modules/type/type.repository';
+import { typeRoutes } from './modules/type/type.routes';
+import { createTypeService } from './modules/type/type.service';
+import { createUploadRepository } from './modules/upload/upload.repository';
+import { uploadedFileRoutes, uploadRoutes } from './modules/upload/upload.routes';
+import { createUploadService } from './modules/upload/upload.service';
+
+export interface AppOptions {
+  config: Config;
+  database: Database;
+  logger?: FastifyServerOptions['logger'];
+  now?: () => number;
+}
+
+export function loggerOptions(config: Pick<Config, 'logLevel'>): FastifyServerOptions['logger'] {
+  return {
+    level: config.logLevel,
+    redact: {
+      paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+      censor: '[redacted]',
+    },
+  };
+}
+
+/** Builds the whole application on a database that is already migrated. Never listens. */
+export async function buildApp({ config, database, logger = false, now }: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger,
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
+    },
+    ajv: { customOptions: { removeAdditional: true, useDefaults: true, coerceTypes: 'array', allErrors: false } },
+    return503OnClosing: true,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+
+  registerErrorHandling(app);
+  await registerSecurityHeaders(app);
+  await registerOpenApi(app);
+  await app.register(cookie);
+  await app.register(multipart);
+  registerInputNormalisation(app);
+
+  const { db } = database;
+  const adminRepo = createAdminRepository(db);
+  const authRepo = createAuthRepository(db);
+  const auth = createAuthService({
+    repo: authRepo,
+    admins: adminRepo,
+    jwtSecret: config.jwtSecret,
+    captchaTestAnswer: config.captchaTestAnswer,
+    now,
+  });
+  const admins = createAdminService({ db, admins: adminRepo, auth: authRepo, now });
+  const types = createTypeService({ db, types: createTypeRepository(db), now });
+  const uploads = createUploadService({ uploads: createUploadRepository(db), now });
+
+  registerAuth(app, auth);
+
+  await app.register(captchaRoutes, { prefix: '/res', auth });
+  await app.register(sessionRoutes, { prefix: '/api/admin', auth });
+  await app.register(adminRoutes, { prefix: '/api/admin', admins });
+  await app.register(typeRoutes, { prefix: '/api/type', types });
+  await app.register(uploadRoutes, { prefix: '/api/upload', uploads });
+  await app.register(uploadedFileRoutes, { prefix: '/static/uploads', uploads });
+
+  app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {
+    try {
+      await database.ping();
+      return { status: 'ok' };
+    } catch {
+      return reply.status(503).send({ status: 'unavailable' });
+    }
+  });
+
+  await registerWeb(app, config.webRoot);
+  return app;
+}

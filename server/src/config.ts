@@ -1,0 +1,119 @@
+import path from 'node:path';
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  jwtSecret: string | null;
+  adminLoginId: string;
+  adminPassword: string | null;
+  logLevel: LogLevel;
+  trustProxy: boolean;
+  nodeEnv: string;
+  /** Fixed answer for every captcha; automated tests only, refused in production. */
+  captchaTestAnswer: string | null;
+  /** The built front end served at the root; null when there is none to serve. */
+  webRoot: string | null;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    detail: string,
+  ) {
+    super(`环境变量 ${variable} 无效：${detail}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function text(env: Env, name: string): string | null {
+  const value = env[name]?.trim();
+  return value ? value : null;
+}
+
+function port(env: Env): number {
+  const raw = text(env, 'PORT');
+  if (raw === null) return 7001;
+  if (!/^\d+$/.test(raw) || Number(raw) > 65535) throw new ConfigError('PORT', `"${raw}" 不是 0 到 65535 之间的端口号`);
+  return Number(raw);
+}
+
+function bool(env: Env, name: string): boolean {
+  const raw = text(env, name);
+  if (raw === null) return false;
+  if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
+  if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
+  throw new ConfigError(name, `"${raw}" 应为 true 或 false`);
+}
+
+function databaseUrl(env: Env): string | null {
+  const raw = text(env, 'DATABASE_URL');
+  if (raw === null) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('DATABASE_URL', '不是合法的 URL');
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+    throw new ConfigError('DATABASE_URL', '只支持 postgres:// 或 postgresql:// 地址');
+  }
+  return raw;
+}
+
+/** Reads the environment once; any invalid value stops the start, naming the variable. */
+export function loadConfig(env: Env = process.env, defaults: { webRoot?: string | null } = {}): Config {
+  const nodeEnv = text(env, 'NODE_ENV') ?? 'development';
+
+  const logLevel = (text(env, 'LOG_LEVEL') ?? 'info') as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `应为 ${LOG_LEVELS.join('、')} 之一`);
+  }
+
+  const jwtSecret = text(env, 'JWT_SECRET');
+  if (jwtSecret !== null && jwtSecret.length < 32) {
+    throw new ConfigError('JWT_SECRET', '长度至少 32 个字符');
+  }
+
+  const adminLoginId = text(env, 'ADMIN_LOGIN_ID') ?? 'admin';
+  if (adminLoginId.length > 64) throw new ConfigError('ADMIN_LOGIN_ID', '长度不能超过 64 个字符');
+
+  const adminPassword = text(env, 'ADMIN_PASSWORD');
+  if (adminPassword !== null && (adminPassword.length < 6 || adminPassword.length > 128)) {
+    throw new ConfigError('ADMIN_PASSWORD', '长度应在 6 到 128 个字符之间');
+  }
+
+  const captchaTestAnswer = text(env, 'CAPTCHA_TEST_ANSWER');
+  if (captchaTestAnswer !== null) {
+    if (nodeEnv === 'production') {
+      throw new ConfigError('CAPTCHA_TEST_ANSWER', '只用于自动化测试，NODE_ENV=production 时不能设置');
+    }
+    if (!/^[A-Za-z0-9]{4}$/.test(captchaTestAnswer)) {
+      throw new ConfigError('CAPTCHA_TEST_ANSWER', '应为 4 个字母或数字');
+    }
+  }
+
+  const host = text(env, 'HOST') ?? '127.0.0.1';
+
+  return {
+    port: port(env),
+    host,
+    dataDir: path.resolve(text(env, 'DATA_DIR') ?? './data'),
+    databaseUrl: databaseUrl(env),
+    jwtSecret,
+    adminLoginId,
+    adminPassword,
+    logLevel,
+    trustProxy: bool(env, 'TRUST_PROXY'),
+    nodeEnv,
+    captchaTestAnswer,
+    webRoot: text(env, 'WEB_ROOT') ? path.resolve(text(env, 'WEB_ROOT')!) : (defaults.webRoot ?? null),
+  };
+}

@@ -1,0 +1,215 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  customType,
+  index,
+  integer,
+  pgTable,
+  smallint,
+  text,
+  uniqueIndex,
+  varchar,
+} from 'drizzle-orm/pg-core';
+
+// Times are epoch milliseconds (CONTRACT.md), kept as bigint and read back as JS numbers.
+const epochMs = (name: string) => bigint(name, { mode: 'number' });
+const id = (name: string) => varchar(name, { length: 24 });
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
+
+export const admins = pgTable(
+  'admins',
+  {
+    id: id('id').primaryKey(),
+    loginId: text('login_id').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    nickname: text('nickname').notNull(),
+    avatar: text('avatar').notNull(),
+    permission: smallint('permission').notNull(),
+    enabled: boolean('enabled').notNull().default(true),
+    createdAt: epochMs('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('admins_login_id_key').on(t.loginId)],
+);
+
+/** One row per issued token: deleting it (logout, disable, demotion, password change) kills the token. */
+export const adminSessions = pgTable(
+  'admin_sessions',
+  {
+    id: varchar('id', { length: 32 }).primaryKey(),
+    adminId: id('admin_id')
+      .notNull()
+      .references(() => admins.id, { onDelete: 'cascade' }),
+    createdAt: epochMs('created_at').notNull(),
+    expiresAt: epochMs('expires_at').notNull(),
+  },
+  (t) => [index('admin_sessions_admin_id_idx').on(t.adminId), index('admin_sessions_expires_at_idx').on(t.expiresAt)],
+);
+
+/** Captcha answers live in the database so that any server process can check them. */
+export const captchas = pgTable(
+  'captchas',
+  {
+    id: varchar('id', { length: 32 }).primaryKey(),
+    answerHash: text('answer_hash').notNull(),
+    expiresAt: epochMs('expires_at').notNull(),
+  },
+  (t) => [index('captchas_expires_at_idx').on(t.expiresAt)],
+);
+
+/** Failed logins, keyed by `id:<loginId>` and `ip:<address>`, counted by every process alike. */
+export const loginFailures = pgTable(
+  'login_failures',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    key: text('key').notNull(),
+    failedAt: epochMs('failed_at').notNull(),
+  },
+  (t) => [index('login_failures_key_failed_at_idx').on(t.key, t.failedAt)],
+);
+
+export const settings = pgTable('settings', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+});
+
+export const types = pgTable(
+  'types',
+  {
+    id: id('id').primaryKey(),
+    typeName: text('type_name').notNull(),
+    createdAt: epochMs('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('types_type_name_key').on(t.typeName)],
+);
+
+export const users = pgTable(
+  'users',
+  {
+    id: id('id').primaryKey(),
+    loginId: text('login_id').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    nickname: text('nickname').notNull(),
+    avatar: text('avatar').notNull(),
+    mail: text('mail').notNull().default(''),
+    qq: text('qq').notNull().default(''),
+    wechat: text('wechat').notNull().default(''),
+    intro: text('intro').notNull().default(''),
+    points: integer('points').notNull().default(100),
+    enabled: boolean('enabled').notNull().default(true),
+    registerDate: epochMs('register_date').notNull(),
+    lastLoginDate: epochMs('last_login_date').notNull(),
+  },
+  (t) => [
+    uniqueIndex('users_login_id_key').on(t.loginId),
+    index('users_register_date_idx').on(t.registerDate.desc(), t.id.desc()),
+  ],
+);
+
+export const books = pgTable(
+  'books',
+  {
+    id: id('id').primaryKey(),
+    bookTitle: text('book_title').notNull(),
+    bookPic: text('book_pic').notNull(),
+    downloadLink: text('download_link').notNull(),
+    bookIntro: text('book_intro').notNull(),
+    scanNumber: integer('scan_number').notNull().default(0),
+    commentNumber: integer('comment_number').notNull().default(0),
+    onShelfDate: epochMs('on_shelf_date').notNull(),
+    requirePoints: integer('require_points').notNull(),
+    typeId: id('type_id')
+      .notNull()
+      .references(() => types.id, { onDelete: 'restrict' }),
+  },
+  (t) => [
+    index('books_on_shelf_date_idx').on(t.onShelfDate.desc(), t.id.desc()),
+    index('books_type_id_on_shelf_date_idx').on(t.typeId, t.onShelfDate.desc(), t.id.desc()),
+  ],
+);
+
+export const interviews = pgTable(
+  'interviews',
+  {
+    id: id('id').primaryKey(),
+    interviewTitle: text('interview_title').notNull(),
+    interviewContent: text('interview_content').notNull(),
+    onShelfDate: epochMs('on_shelf_date').notNull(),
+    typeId: id('type_id')
+      .notNull()
+      .references(() => types.id, { onDelete: 'restrict' }),
+  },
+  (t) => [
+    index('interviews_on_shelf_date_idx').on(t.onShelfDate.desc(), t.id.desc()),
+    index('interviews_type_id_on_shelf_date_idx').on(t.typeId, t.onShelfDate.desc(), t.id.desc()),
+  ],
+);
+
+export const issues = pgTable(
+  'issues',
+  {
+    id: id('id').primaryKey(),
+    issueTitle: text('issue_title').notNull(),
+    issueContent: text('issue_content').notNull(),
+    scanNumber: integer('scan_number').notNull().default(0),
+    commentNumber: integer('comment_number').notNull().default(0),
+    issueStatus: boolean('issue_status').notNull().default(false),
+    issueDate: epochMs('issue_date').notNull(),
+    userId: id('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    typeId: id('type_id')
+      .notNull()
+      .references(() => types.id, { onDelete: 'restrict' }),
+  },
+  (t) => [
+    index('issues_issue_date_idx').on(t.issueDate.desc(), t.id.desc()),
+    index('issues_status_type_date_idx').on(t.issueStatus, t.typeId, t.issueDate.desc(), t.id.desc()),
+    index('issues_type_id_date_idx').on(t.typeId, t.issueDate.desc(), t.id.desc()),
+    index('issues_user_id_idx').on(t.userId),
+  ],
+);
+
+export const comments = pgTable(
+  'comments',
+  {
+    id: id('id').primaryKey(),
+    userId: id('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    issueId: id('issue_id').references(() => issues.id, { onDelete: 'cascade' }),
+    bookId: id('book_id').references(() => books.id, { onDelete: 'cascade' }),
+    typeId: id('type_id')
+      .notNull()
+      .references(() => types.id, { onDelete: 'restrict' }),
+    commentContent: text('comment_content').notNull(),
+    commentDate: epochMs('comment_date').notNull(),
+    commentType: smallint('comment_type').notNull(),
+  },
+  (t) => [
+    index('comments_type_date_idx').on(t.commentType, t.commentDate.desc(), t.id.desc()),
+    index('comments_type_type_id_date_idx').on(t.commentType, t.typeId, t.commentDate.desc(), t.id.desc()),
+    index('comments_issue_id_date_idx')
+      .on(t.issueId, t.commentDate.desc(), t.id.desc())
+      .where(sql`${t.issueId} is not null`),
+    index('comments_book_id_date_idx')
+      .on(t.bookId, t.commentDate.desc(), t.id.desc())
+      .where(sql`${t.bookId} is not null`),
+    index('comments_user_id_idx').on(t.userId),
+    index('comments_type_id_idx').on(t.typeId),
+  ],
+);
+
+/** Uploaded images are kept in the database so every server process (and a backup) has them. */
+export const uploads = pgTable('uploads', {
+  id: id('id').primaryKey(),
+  ext: varchar('ext', { length: 8 }).notNull(),
+  mime: text('mime').notNull(),
+  size: integer('size').notNull(),
+  data: bytea('data').notNull(),
+  createdAt: epochMs('created_at').notNull(),
+});

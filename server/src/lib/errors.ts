@@ -1,0 +1,21 @@
+/** The one error type services throw; the error-handler plugin turns it into the envelope. */
+export class AppError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly msg: string,
+  ) {
+    super(msg);
+    this.name = 'AppError';
+  }
+}
+
+export const badRequest = (msg: string) => new AppError(400, msg);
+export const unauthorized = (msg = '登录过期，请重新登录') => new AppError(401, msg);
+export const forbidden = (msg = '没有权限进行此操作') => new AppError(403, msg);
+export const notFound = (msg: string) => new AppError(404, msg);
+export const conflict = (msg: string) => new AppError(409, msg);
+
+/** PostgreSQL's unique_violation, raised when two writers race past a uniqueness check. */
+export function isUniqueViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: string }).code === '23505';
+}

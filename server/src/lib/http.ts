@@ -1,0 +1,75 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+import { ID_PATTERN } from './ids';
+
+/** `{ success: true, code: 0, msg: '', data }`: every successful JSON answer (CONTRACT.md). */
+export const Envelope = <T extends TSchema>(data: T) =>
+  Type.Object({
+    success: Type.Literal(true),
+    code: Type.Literal(0),
+    msg: Type.String(),
+    data,
+  });
+
+export const ErrorEnvelope = Type.Object(
+  {
+    success: Type.Literal(false),
+    code: Type.Integer({ minimum: 400, maximum: 599 }),
+    msg: Type.String({ minLength: 1 }),
+    data: Type.Null(),
+  },
+  { title: 'ErrorEnvelope' },
+);
+
+/** Response schemas for a route: the success body plus the error envelope for every 4xx and 5xx. */
+export const responses = <T extends TSchema>(data: T) => ({
+  200: Envelope(data),
+  '4xx': ErrorEnvelope,
+  '5xx': ErrorEnvelope,
+});
+
+/** The same for a route that creates something and answers 201. */
+export const createdResponses = <T extends TSchema>(data: T) => ({
+  201: Envelope(data),
+  '4xx': ErrorEnvelope,
+  '5xx': ErrorEnvelope,
+});
+
+export function ok<T>(data: T) {
+  return { success: true as const, code: 0 as const, msg: '', data };
+}
+
+export function fail(code: number, msg: string) {
+  return { success: false as const, code, msg, data: null };
+}
+
+export const IdParams = Type.Object({ id: Type.String({ pattern: ID_PATTERN, description: '24 位十六进制 id' }) });
+
+export const Paged = <T extends TSchema>(row: T) =>
+  Type.Object({
+    currentPage: Type.Integer(),
+    eachPage: Type.Integer(),
+    count: Type.Integer(),
+    totalPage: Type.Integer(),
+    data: Type.Array(row),
+  });
+
+export const PageQuery = {
+  current: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
+  pageSize: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
+};
+
+/** Chinese labels for field names, so validation messages name the field the way the screens do. */
+export const FIELD_LABELS: Record<string, string> = {
+  loginId: '账号',
+  loginPwd: '密码',
+  captcha: '验证码',
+  remember: '7天免登录',
+  nickname: '昵称',
+  avatar: '头像',
+  permission: '权限',
+  enabled: '账号状态',
+  typeName: '分类名称',
+  id: 'id',
+  current: '页码',
+  pageSize: '每页条数',
+};

@@ -1,0 +1,37 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import { hash, verify } from '@node-rs/argon2';
+
+// OWASP's argon2id baseline (19 MiB, 2 passes, 1 lane). Argon2id is the library's default
+// algorithm; its enum is a const enum that cannot be imported as a value here.
+const ARGON2 = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+
+export function hashPassword(password: string): Promise<string> {
+  return hash(password, ARGON2);
+}
+
+export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+  try {
+    return await verify(passwordHash, password);
+  } catch {
+    return false;
+  }
+}
+
+let dummyHash: Promise<string> | null = null;
+/**
+ * Spends the same time as a real check when the account does not exist, so that the answer's
+ * timing does not tell which loginIds are taken.
+ */
+export async function verifyAgainstNothing(password: string): Promise<false> {
+  dummyHash ??= hashPassword(randomBytes(16).toString('hex'));
+  await verifyPassword(await dummyHash, password);
+  return false;
+}
+
+const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnpqrstuvwxyz23456789';
+/** A strong password a person can still copy by hand (no look-alike characters). */
+export function randomPassword(length = 16): string {
+  let out = '';
+  for (let i = 0; i < length; i++) out += ALPHABET[randomInt(ALPHABET.length)];
+  return out;
+}

@@ -1,0 +1,83 @@
+import path from 'node:path';
+import { buildApp, loggerOptions } from './app';
+import { ConfigError, loadConfig } from './config';
+import { openDatabase, type Database } from './db/client';
+import { DataDirInUseError, lockDataDir } from './lib/data-dir-lock';
+import { createAdminRepository } from './modules/admin/admin.repository';
+import { ensureFirstSuperAdmin, type FirstAdmin } from './modules/admin/first-admin';
+
+// Both the source (server/src) and the bundle (server/dist) sit two levels below the root.
+const DEFAULT_WEB_ROOT = path.resolve(__dirname, '../../dist');
+
+function banner(url: string, database: Database, dataDir: string, first: FirstAdmin): string {
+  const lines = [
+    '',
+    `coder station 后台管理系统已启动：${url}`,
+    `数据库：${database.kind === 'postgres' ? 'PostgreSQL（DATABASE_URL）' : `内置 PostgreSQL（PGlite），数据目录 ${dataDir}`}`,
+    `超级管理员账号：${first.loginId}`,
+  ];
+  if (first.generatedPassword) {
+    lines.push(`初始密码：${first.generatedPassword}（只显示这一次，请登录后修改）`);
+  } else if (first.created) {
+    lines.push('密码：ADMIN_PASSWORD 环境变量的值');
+  } else {
+    lines.push('密码：首次启动时设置的密码（首次启动时已打印）');
+  }
+  lines.push('');
+  return lines.join('\n');
+}
+
+async function main() {
+  const config = loadConfig(process.env, { webRoot: DEFAULT_WEB_ROOT });
+  const releaseLock = config.databaseUrl ? () => undefined : lockDataDir(config.dataDir);
+
+  let database: Database;
+  try {
+    database = await openDatabase(
+      config.databaseUrl
+        ? { kind: 'postgres', url: config.databaseUrl, onPoolError: (error) => console.error('数据库连接中断：', error.message) }
+        : { kind: 'embedded', dataDir: path.join(config.dataDir, 'pglite') },
+    );
+    await database.migrate();
+  } catch (error) {
+    releaseLock();
+    throw error;
+  }
+
+  const first = await ensureFirstSuperAdmin(createAdminRepository(database.db), config);
+  const app = await buildApp({ config, database, logger: loggerOptions(config) });
+
+  let stopping = false;
+  const stop = async (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down: finishing requests in flight');
+    let code = 0;
+    try {
+      await app.close();
+      await database.close();
+    } catch (error) {
+      app.log.error({ err: error }, 'error while shutting down');
+      code = 1;
+    }
+    releaseLock();
+    process.exit(code);
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  console.log(banner(`http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`, database, config.dataDir, first));
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError || error instanceof DataDirInUseError) {
+    console.error(error.message);
+  } else {
+    console.error('启动失败：', error);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,58 @@
+import { and, asc, count, eq, ne } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { admins } from '../../db/schema';
+
+export type AdminRow = typeof admins.$inferSelect;
+export type AdminRepository = ReturnType<typeof createAdminRepository>;
+
+export function createAdminRepository(db: Db) {
+  return {
+    list() {
+      return db.select().from(admins).orderBy(asc(admins.createdAt), asc(admins.id));
+    },
+
+    async findById(id: string, executor: Db = db): Promise<AdminRow | null> {
+      const [row] = await executor.select().from(admins).where(eq(admins.id, id));
+      return row ?? null;
+    },
+
+    async findByLoginId(loginId: string): Promise<AdminRow | null> {
+      const [row] = await db.select().from(admins).where(eq(admins.loginId, loginId));
+      return row ?? null;
+    },
+
+    async count(): Promise<number> {
+      const [row] = await db.select({ n: count() }).from(admins);
+      return Number(row.n);
+    },
+
+    /** Inserts unless the loginId is taken; null means it was (also when two writers race). */
+    async insert(row: AdminRow, executor: Db = db): Promise<AdminRow | null> {
+      const [created] = await executor.insert(admins).values(row).onConflictDoNothing().returning();
+      return created ?? null;
+    },
+
+    async update(id: string, changes: Partial<Omit<AdminRow, 'id' | 'loginId' | 'createdAt'>>, executor: Db = db) {
+      const [row] = await executor.update(admins).set(changes).where(eq(admins.id, id)).returning();
+      return row ?? null;
+    },
+
+    async delete(id: string, executor: Db = db): Promise<boolean> {
+      const rows = await executor.delete(admins).where(eq(admins.id, id)).returning({ id: admins.id });
+      return rows.length > 0;
+    },
+
+    /**
+     * Locks every enabled super admin but `exceptId` and counts them, so that two concurrent
+     * demotions cannot both see "another super admin is left".
+     */
+    async lockOtherEnabledSupers(exceptId: string, executor: Db): Promise<number> {
+      const rows = await executor
+        .select({ id: admins.id })
+        .from(admins)
+        .where(and(eq(admins.permission, 1), eq(admins.enabled, true), ne(admins.id, exceptId)))
+        .for('update');
+      return rows.length;
+    },
+  };
+}

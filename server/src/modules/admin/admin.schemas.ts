@@ -1,0 +1,62 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { ID_PATTERN } from '../../lib/ids';
+
+export const Permission = Type.Union([Type.Literal(1), Type.Literal(2)], {
+  description: '1 超级管理员，2 普通管理员',
+});
+
+const ImagePath = Type.String({
+  maxLength: 512,
+  pattern: '^(|/[^/\\\\].*|https?://.+)$',
+  description: '站内路径（/static/...）或 http(s) 地址',
+});
+
+export const Admin = Type.Object(
+  {
+    _id: Type.String({ pattern: ID_PATTERN }),
+    loginId: Type.String(),
+    nickname: Type.String(),
+    avatar: Type.String(),
+    permission: Permission,
+    enabled: Type.Boolean(),
+    createdAt: Type.Integer({ description: 'epoch 毫秒' }),
+  },
+  { title: 'Admin' },
+);
+export type Admin = Static<typeof Admin>;
+
+export const CreatedAdmin = Type.Composite(
+  [Admin, Type.Object({ initialPassword: Type.Optional(Type.String({ description: '服务器生成的初始密码，只返回这一次' })) })],
+  { title: 'CreatedAdmin' },
+);
+
+export const WhoAmI = Type.Pick(Admin, ['_id', 'loginId', 'nickname', 'avatar', 'permission'], { title: 'WhoAmI' });
+export type WhoAmI = Static<typeof WhoAmI>;
+
+export const LoginId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[^\\s]+$' });
+
+export const CreateAdminBody = Type.Object(
+  {
+    loginId: LoginId,
+    loginPwd: Type.Optional(Type.String({ maxLength: 128 })),
+    nickname: Type.Optional(Type.String({ maxLength: 32 })),
+    avatar: Type.Optional(ImagePath),
+    permission: Permission,
+  },
+  { additionalProperties: false },
+);
+export type CreateAdminBody = Static<typeof CreateAdminBody>;
+
+export const UpdateAdminBody = Type.Object(
+  {
+    nickname: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
+    avatar: Type.Optional(ImagePath),
+    permission: Type.Optional(Permission),
+    enabled: Type.Optional(Type.Boolean()),
+    loginPwd: Type.Optional(Type.String({ maxLength: 128 })),
+  },
+  { additionalProperties: false },
+);
+export type UpdateAdminBody = Static<typeof UpdateAdminBody>;
+
+export const LoginIdParams = Type.Object({ loginId: LoginId });

@@ -1,0 +1,37 @@
+import type { Config } from '../../config';
+import { DEFAULT_AVATAR } from '../../lib/defaults';
+import { newId } from '../../lib/ids';
+import { hashPassword, randomPassword } from '../../lib/passwords';
+import type { AdminRepository } from './admin.repository';
+
+export interface FirstAdmin {
+  loginId: string;
+  /** The password made at this start, to be shown once; null when none was made now. */
+  generatedPassword: string | null;
+  created: boolean;
+}
+
+/** On an empty admins table, creates the first super admin (ADMIN_LOGIN_ID / ADMIN_PASSWORD). */
+export async function ensureFirstSuperAdmin(
+  admins: AdminRepository,
+  config: Pick<Config, 'adminLoginId' | 'adminPassword'>,
+): Promise<FirstAdmin> {
+  if ((await admins.count()) > 0) {
+    return { loginId: config.adminLoginId, generatedPassword: null, created: false };
+  }
+  const generatedPassword = config.adminPassword ? null : randomPassword();
+  const created = await admins.insert({
+    id: newId(),
+    loginId: config.adminLoginId,
+    passwordHash: await hashPassword(config.adminPassword ?? generatedPassword!),
+    nickname: '超级管理员',
+    avatar: DEFAULT_AVATAR,
+    permission: 1,
+    enabled: true,
+    createdAt: Date.now(),
+  });
+  // Another process starting on the same database may have won the race.
+  return created
+    ? { loginId: config.adminLoginId, generatedPassword, created: true }
+    : { loginId: config.adminLoginId, generatedPassword: null, created: false };
+}

@@ -1,0 +1,86 @@
+import { and, eq, gt, inArray, lt, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { admins, adminSessions, captchas, loginFailures, settings } from '../../db/schema';
+
+export type AuthRepository = ReturnType<typeof createAuthRepository>;
+
+export function createAuthRepository(db: Db) {
+  return {
+    async saveCaptcha(row: { id: string; answerHash: string; expiresAt: number }, replacesId: string | null, now: number) {
+      await db.transaction(async (tx) => {
+        if (replacesId) await tx.delete(captchas).where(eq(captchas.id, replacesId));
+        await tx.delete(captchas).where(lt(captchas.expiresAt, now));
+        await tx.insert(captchas).values(row);
+      });
+    },
+
+    /** Deletes and returns the captcha in one statement: a second attempt finds nothing. */
+    async consumeCaptcha(id: string) {
+      const [row] = await db.delete(captchas).where(eq(captchas.id, id)).returning();
+      return row ?? null;
+    },
+
+    async recordAttempts(keys: string[], at: number): Promise<number[]> {
+      const rows = await db
+        .insert(loginFailures)
+        .values(keys.map((key) => ({ key, failedAt: at })))
+        .returning({ id: loginFailures.id });
+      return rows.map((r) => r.id);
+    },
+
+    async countFailuresSince(keys: string[], since: number): Promise<Map<string, number>> {
+      const rows = await db
+        .select({ key: loginFailures.key, n: sql<number>`count(*)::int` })
+        .from(loginFailures)
+        .where(and(inArray(loginFailures.key, keys), gt(loginFailures.failedAt, since)))
+        .groupBy(loginFailures.key);
+      return new Map(rows.map((r) => [r.key, Number(r.n)]));
+    },
+
+    async deleteAttempts(ids: number[]) {
+      if (ids.length) await db.delete(loginFailures).where(inArray(loginFailures.id, ids));
+    },
+
+    async clearFailures(key: string, olderThan: number) {
+      await db.delete(loginFailures).where(eq(loginFailures.key, key));
+      await db.delete(loginFailures).where(lt(loginFailures.failedAt, olderThan));
+    },
+
+    async createSession(row: { id: string; adminId: string; createdAt: number; expiresAt: number }) {
+      await db.delete(adminSessions).where(lt(adminSessions.expiresAt, row.createdAt));
+      await db.insert(adminSessions).values(row);
+    },
+
+    async deleteSession(id: string) {
+      await db.delete(adminSessions).where(eq(adminSessions.id, id));
+    },
+
+    async deleteSessionsOf(adminId: string, executor: Db = db) {
+      await executor.delete(adminSessions).where(eq(adminSessions.adminId, adminId));
+    },
+
+    /** The admin behind a live session: one indexed lookup per request. */
+    async findSessionAdmin(sessionId: string, adminId: string, now: number) {
+      const [row] = await db
+        .select({
+          id: admins.id,
+          loginId: admins.loginId,
+          nickname: admins.nickname,
+          avatar: admins.avatar,
+          permission: admins.permission,
+          enabled: admins.enabled,
+        })
+        .from(adminSessions)
+        .innerJoin(admins, eq(admins.id, adminSessions.adminId))
+        .where(and(eq(adminSessions.id, sessionId), eq(adminSessions.adminId, adminId), gt(adminSessions.expiresAt, now)));
+      return row ?? null;
+    },
+
+    /** A value made once and shared by every process (the first writer wins). */
+    async sharedSetting(key: string, make: () => string): Promise<string> {
+      await db.insert(settings).values({ key, value: make() }).onConflictDoNothing();
+      const [row] = await db.select().from(settings).where(eq(settings.key, key));
+      return row.value;
+    },
+  };
+}

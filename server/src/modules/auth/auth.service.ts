@@ -1,0 +1,134 @@
+import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import svgCaptcha from 'svg-captcha';
+import { AppError, badRequest, forbidden, unauthorized } from '../../lib/errors';
+import { verifyAgainstNothing, verifyPassword } from '../../lib/passwords';
+import type { AdminRepository } from '../admin/admin.repository';
+import { toAdmin } from '../admin/admin.service';
+import type { AuthRepository } from './auth.repository';
+import type { LoginBody, LoginResult } from './auth.schemas';
+import { createTokens } from './tokens';
+
+export const CAPTCHA_LIFETIME_MS = 5 * 60 * 1000;
+export const THROTTLE_WINDOW_MS = 15 * 60 * 1000;
+export const THROTTLE_MAX_FAILURES = 5;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export interface AuthenticatedAdmin {
+  id: string;
+  loginId: string;
+  nickname: string;
+  avatar: string;
+  permission: number;
+  sessionId: string;
+}
+
+// svg-captcha's module is itself the "draw this text" function; its typings omit that.
+const drawCaptcha = svgCaptcha as unknown as (text: string, options: object) => string;
+const CAPTCHA_STYLE = { size: 4, noise: 2, color: true, background: '#f0f2f5', width: 120, height: 40, fontSize: 48 };
+// No characters a person confuses with one another (i I l 1 0 O o, CONTRACT.md).
+const CAPTCHA_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZabcdefghjkmnpqrstuvwxyz23456789';
+
+function captchaText(): string {
+  let text = '';
+  for (let i = 0; i < CAPTCHA_STYLE.size; i++) text += CAPTCHA_ALPHABET[randomInt(CAPTCHA_ALPHABET.length)];
+  return text;
+}
+
+function answerHash(captchaId: string, answer: string): string {
+  return createHash('sha256').update(`${captchaId}:${answer.toLowerCase()}`).digest('hex');
+}
+
+function sameHash(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'hex');
+  const y = Buffer.from(b, 'hex');
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;
+
+export function createAuthService(deps: {
+  repo: AuthRepository;
+  admins: AdminRepository;
+  jwtSecret: string | null;
+  captchaTestAnswer: string | null;
+  now?: () => number;
+}) {
+  const { repo, admins } = deps;
+  const now = deps.now ?? Date.now;
+  // Generated once and kept in the database, so every process signs and checks alike.
+  let tokens: Promise<ReturnType<typeof createTokens>> | null = null;
+  const getTokens = () =>
+    (tokens ??= (deps.jwtSecret
+      ? Promise.resolve(deps.jwtSecret)
+      : repo.sharedSetting('jwt_secret', () => randomBytes(48).toString('base64url'))
+    ).then(createTokens));
+
+  return {
+    async newCaptcha(previousId: string | null): Promise<{ id: string; svg: string }> {
+      const id = randomBytes(16).toString('hex');
+      const text = deps.captchaTestAnswer ?? captchaText();
+      const svg = drawCaptcha(text, CAPTCHA_STYLE);
+      const at = now();
+      await repo.saveCaptcha({ id, answerHash: answerHash(id, text), expiresAt: at + CAPTCHA_LIFETIME_MS }, previousId, at);
+      return { id, svg };
+    },
+
+    async login(body: LoginBody, captchaId: string | null, clientIp: string): Promise<LoginResult> {
+      const at = now();
+      const idKey = `id:${body.loginId.toLowerCase()}`;
+      const ipKey = `ip:${clientIp}`;
+      // The attempt is written before anything is checked, so concurrent guesses all count.
+      const attemptIds = await repo.recordAttempts([idKey, ipKey], at);
+      const failures = await repo.countFailuresSince([idKey, ipKey], at - THROTTLE_WINDOW_MS);
+      if (Math.max(failures.get(idKey) ?? 0, failures.get(ipKey) ?? 0) > THROTTLE_MAX_FAILURES) {
+        await repo.deleteAttempts(attemptIds);
+        throw new AppError(429, '登录尝试过于频繁，请稍后再试');
+      }
+
+      // Any attempt uses the captcha up, right or wrong.
+      const captcha = captchaId ? await repo.consumeCaptcha(captchaId) : null;
+      if (!captcha || captcha.expiresAt <= at || !sameHash(captcha.answerHash, answerHash(captchaId!, body.captcha))) {
+        await repo.deleteAttempts(attemptIds);
+        throw badRequest('验证码错误');
+      }
+
+      const admin = await admins.findByLoginId(body.loginId);
+      const passwordOk = admin
+        ? await verifyPassword(admin.passwordHash, body.loginPwd)
+        : await verifyAgainstNothing(body.loginPwd);
+      if (!admin || !passwordOk) throw unauthorized('账号或密码不正确');
+
+      await repo.deleteAttempts(attemptIds);
+      if (!admin.enabled) throw forbidden('该账号已经被冻结，请联系管理员');
+      await repo.clearFailures(idKey, at - THROTTLE_WINDOW_MS);
+
+      const lifetime = (body.remember ? 7 : 1) * DAY_MS;
+      const sessionId = randomBytes(16).toString('hex');
+      await repo.createSession({ id: sessionId, adminId: admin.id, createdAt: at, expiresAt: at + lifetime });
+      const token = (await getTokens()).sign({ sub: admin.id, sid: sessionId }, lifetime);
+      return { token, data: toAdmin(admin) };
+    },
+
+    /** The live admin behind an Authorization header; 401 for anything else. */
+    async authenticate(authorization: string | undefined): Promise<AuthenticatedAdmin> {
+      const match = authorization?.match(/^Bearer\s+(\S+)\s*$/i);
+      if (!match) throw unauthorized();
+      const claims = (await getTokens()).verify(match[1]);
+      if (!claims) throw unauthorized();
+      const admin = await repo.findSessionAdmin(claims.sid, claims.sub, now());
+      if (!admin || !admin.enabled) throw unauthorized();
+      return {
+        id: admin.id,
+        loginId: admin.loginId,
+        nickname: admin.nickname,
+        avatar: admin.avatar,
+        permission: admin.permission,
+        sessionId: claims.sid,
+      };
+    },
+
+    async logout(sessionId: string): Promise<void> {
+      await repo.deleteSession(sessionId);
+    },
+  };
+}

@@ -1,0 +1,18 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { ID_PATTERN } from '../../lib/ids';
+
+export const TypeRecord = Type.Object(
+  {
+    _id: Type.String({ pattern: ID_PATTERN }),
+    typeName: Type.String(),
+    createdAt: Type.Integer({ description: 'epoch 毫秒' }),
+  },
+  { title: 'Type' },
+);
+export type TypeRecord = Static<typeof TypeRecord>;
+
+export const TypeBody = Type.Object(
+  { typeName: Type.String({ minLength: 1, maxLength: 32 }) },
+  { additionalProperties: false },
+);
+export type TypeBody = Static<typeof TypeBody>;

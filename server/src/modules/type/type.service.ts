@@ -1,0 +1,62 @@
+import { conflict, isUniqueViolation, notFound } from '../../lib/errors';
+import { newId } from '../../lib/ids';
+import type { Db } from '../../db/client';
+import type { TypeRecord } from './type.schemas';
+import type { TypeRepository, TypeRow, TypeUsage } from './type.repository';
+
+const DUPLICATE = '该类型已存在';
+
+function toType(row: TypeRow): TypeRecord {
+  return { _id: row.id, typeName: row.typeName, createdAt: row.createdAt };
+}
+
+function describeUsage(usage: TypeUsage): string {
+  const parts = [
+    usage.books && `书籍 ${usage.books} 本`,
+    usage.interviews && `面试题 ${usage.interviews} 道`,
+    usage.issues && `问答 ${usage.issues} 个`,
+    usage.comments && `评论 ${usage.comments} 条`,
+  ].filter(Boolean);
+  return parts.join('，');
+}
+
+export type TypeService = ReturnType<typeof createTypeService>;
+
+export function createTypeService(deps: { db: Db; types: TypeRepository; now?: () => number }) {
+  const { db, types } = deps;
+  const now = deps.now ?? Date.now;
+
+  return {
+    async list(): Promise<TypeRecord[]> {
+      return (await types.list()).map(toType);
+    },
+
+    async create(typeName: string): Promise<TypeRecord> {
+      const created = await types.insert({ id: newId(), typeName, createdAt: now() });
+      if (!created) throw conflict(DUPLICATE);
+      return toType(created);
+    },
+
+    async rename(id: string, typeName: string): Promise<TypeRecord> {
+      const existing = await types.findByName(typeName);
+      if (existing && existing.id !== id) throw conflict(DUPLICATE);
+      try {
+        const row = await types.rename(id, typeName);
+        if (!row) throw notFound('类型不存在');
+        return toType(row);
+      } catch (error) {
+        if (isUniqueViolation(error)) throw conflict(DUPLICATE);
+        throw error;
+      }
+    },
+
+    async remove(id: string): Promise<void> {
+      await db.transaction(async (tx) => {
+        const usage = await types.usage(id, tx);
+        const inUse = describeUsage(usage);
+        if (inUse) throw conflict(`该分类下还有内容，无法删除（${inUse}）`);
+        if (!(await types.delete(id, tx))) throw notFound('类型不存在');
+      });
+    },
+  };
+}

@@ -1,0 +1,56 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { AppError, badRequest } from '../../lib/errors';
+import { fail, ok, responses } from '../../lib/http';
+import { MAX_UPLOAD_BYTES, TOO_LARGE, type UploadService } from './upload.service';
+
+const ONE_YEAR_S = 365 * 24 * 60 * 60;
+
+/** POST /api/upload: one image in the multipart field `file`. */
+export const uploadRoutes: FastifyPluginAsyncTypebox<{ uploads: UploadService }> = async (app, { uploads }) => {
+  app.post(
+    '/',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags: ['upload'],
+        security: [{ bearer: [] }],
+        summary: '上传图片（PNG、JPEG、GIF、WebP，不超过 2MB），返回图片地址',
+        consumes: ['multipart/form-data'],
+        response: responses(Type.String({ description: '/static/uploads/<id>.<ext>' })),
+      },
+    },
+    async (request) => {
+      if (!request.isMultipart()) throw new AppError(415, '请以 multipart/form-data 上传文件');
+      let image: Buffer | null = null;
+      for await (const part of request.parts({ limits: { fileSize: MAX_UPLOAD_BYTES, files: 2, fields: 10, parts: 12 } })) {
+        if (part.type !== 'file') continue;
+        if (part.fieldname !== 'file') throw badRequest('文件字段名应为 file');
+        if (image) throw badRequest('一次只能上传一个文件');
+        image = await part.toBuffer();
+        if (part.file.truncated) throw new AppError(413, TOO_LARGE);
+      }
+      if (!image) throw badRequest('请选择要上传的图片');
+      return ok(await uploads.store(image));
+    },
+  );
+};
+
+/** GET /static/uploads/:file: the stored image, with its real type and a long cache lifetime. */
+export const uploadedFileRoutes: FastifyPluginAsyncTypebox<{ uploads: UploadService }> = async (app, { uploads }) => {
+  app.get(
+    '/:file',
+    { schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 64 }) }) } },
+    async (request, reply) => {
+      const row = await uploads.read(request.params.file);
+      if (!row) return reply.status(404).send(fail(404, '文件不存在'));
+      return reply
+        .header('Content-Type', row.mime)
+        .header('Content-Length', row.size)
+        .header('Cache-Control', `public, max-age=${ONE_YEAR_S}, immutable`)
+        .header('X-Content-Type-Options', 'nosniff')
+        .header('Content-Security-Policy', "default-src 'none'; sandbox")
+        .send(row.data);
+    },
+  );
+};

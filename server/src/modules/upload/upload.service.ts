@@ -1,0 +1,42 @@
+import { AppError } from '../../lib/errors';
+import { newId } from '../../lib/ids';
+import type { UploadRepository } from './upload.repository';
+
+export const MAX_UPLOAD_BYTES = 2 * 1024 * 1024;
+export const TOO_LARGE = '上传文件失败，请检查文件的大小，控制在 2MB 以内';
+const NOT_AN_IMAGE = '只能上传 PNG、JPEG、GIF 或 WebP 图片';
+
+/** The only formats accepted, judged by the file's bytes; the value is the stored extension. */
+const ALLOWED: Record<string, string> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/gif': 'gif',
+  'image/webp': 'webp',
+};
+
+export const UPLOAD_URL_PREFIX = '/static/uploads/';
+
+export type UploadService = ReturnType<typeof createUploadService>;
+
+export function createUploadService(deps: { uploads: UploadRepository; now?: () => number }) {
+  const now = deps.now ?? Date.now;
+  return {
+    /** Stores an image and answers the path it is served at. */
+    async store(bytes: Buffer): Promise<string> {
+      if (bytes.length > MAX_UPLOAD_BYTES) throw new AppError(413, TOO_LARGE);
+      // file-type is ESM-only; a dynamic import loads it from this CommonJS build.
+      const { fileTypeFromBuffer } = await import('file-type');
+      const detected = await fileTypeFromBuffer(bytes);
+      const ext = detected ? ALLOWED[detected.mime] : undefined;
+      if (!detected || !ext) throw new AppError(415, NOT_AN_IMAGE);
+      const id = newId();
+      await deps.uploads.insert({ id, ext, mime: detected.mime, size: bytes.length, data: bytes, createdAt: now() });
+      return `${UPLOAD_URL_PREFIX}${id}.${ext}`;
+    },
+
+    async read(fileName: string) {
+      const match = /^([0-9a-f]{24})\.(png|jpg|gif|webp)$/.exec(fileName);
+      return match ? deps.uploads.find(match[1], match[2]) : null;
+    },
+  };
+}

@@ -1,0 +1,49 @@
+import type { FastifyInstance } from 'fastify';
+import { forbidden } from '../lib/errors';
+import type { AuthenticatedAdmin, AuthService } from '../modules/auth/auth.service';
+
+/**
+ * Who may call a route. Every route under /api and /res must say so: a route registered
+ * without it stops the start, so nothing is ever left open by accident.
+ */
+export type Access = 'public' | 'admin' | 'super';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+  interface FastifyRequest {
+    admin: AuthenticatedAdmin | null;
+  }
+}
+
+const GUARDED_PREFIXES = ['/api/', '/res/'];
+// Routes registered by @fastify/swagger-ui: the API description is public.
+const DOCS_PREFIX = '/api/docs';
+
+/** The signed-in admin of a route whose access is 'admin' or 'super'. */
+export function currentAdmin(request: { admin: AuthenticatedAdmin | null }): AuthenticatedAdmin {
+  if (!request.admin) throw new Error('currentAdmin() used on a public route');
+  return request.admin;
+}
+
+export function registerAuth(app: FastifyInstance, auth: AuthService) {
+  app.decorateRequest('admin', null);
+
+  app.addHook('onRoute', (route) => {
+    const guarded = GUARDED_PREFIXES.some((prefix) => route.url.startsWith(prefix));
+    if (!guarded || route.url.startsWith(DOCS_PREFIX)) return;
+    const access = route.config?.access;
+    if (access !== 'public' && access !== 'admin' && access !== 'super') {
+      throw new Error(`route ${route.method} ${route.url} declares no access rule`);
+    }
+  });
+
+  // onRequest runs before the body is read or validated: an anonymous caller learns nothing.
+  app.addHook('onRequest', async (request) => {
+    const access = request.routeOptions.config.access;
+    if (access !== 'admin' && access !== 'super') return;
+    request.admin = await auth.authenticate(request.headers.authorization);
+    if (access === 'super' && request.admin.permission !== 1) throw forbidden();
+  });
+}

@@ -1,0 +1,99 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { AppError } from '../lib/errors';
+import { FIELD_LABELS, fail } from '../lib/http';
+
+interface AjvIssue {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+function fieldName(issue: AjvIssue): string {
+  const missing = issue.params.missingProperty;
+  const path = typeof missing === 'string' ? missing : issue.instancePath.split('/').filter(Boolean).join('.');
+  const leaf = path.split('.').pop() ?? '';
+  const label = FIELD_LABELS[leaf];
+  // "分类名称（typeName）": the screen's word for the administrator, the key for the developer.
+  return label && label !== leaf ? `${label}（${path}）` : `字段 ${path || '请求内容'} `;
+}
+
+/** A Chinese sentence that names the field, for a schema validation failure. */
+export function validationMessage(issues: AjvIssue[]): string {
+  const issue = issues[0];
+  if (!issue) return '请求参数不正确';
+  const field = fieldName(issue);
+  switch (issue.keyword) {
+    case 'required':
+      return `缺少必填字段：${field.trim()}`;
+    case 'minLength':
+      return issue.params.limit === 1 ? `${field}不能为空` : `${field}长度至少 ${issue.params.limit} 个字符`;
+    case 'maxLength':
+      return `${field}长度不能超过 ${issue.params.limit} 个字符`;
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+      return `${field}超出允许的范围`;
+    case 'type':
+      return `${field}类型不正确`;
+    case 'pattern':
+    case 'format':
+      return `${field}格式不正确`;
+    case 'const':
+    case 'enum':
+    case 'anyOf':
+      return `${field}取值不正确`;
+    case 'additionalProperties':
+      return `不支持的字段：${String(issue.params.additionalProperty ?? '')}`;
+    default:
+      return `${field}不符合要求`;
+  }
+}
+
+// Errors that mean "the database cannot be reached right now", not "this request is wrong".
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006', '53300']);
+
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, message } = error as { code?: string; message?: string };
+  if (code && UNAVAILABLE_CODES.has(code)) return true;
+  return typeof message === 'string' && /Connection terminated|connection timeout|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(message);
+}
+
+const CLIENT_ERRORS: Record<string, [number, string]> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: [413, '请求内容过大'],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, '不支持的请求内容类型'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: [400, '请求体不能为空'],
+  FST_ERR_CTP_INVALID_JSON_BODY: [400, '请求体不是合法的 JSON'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, '请求长度不正确'],
+  FST_REQ_FILE_TOO_LARGE: [413, '上传文件失败，请检查文件的大小，控制在 2MB 以内'],
+  FST_PARTS_LIMIT: [413, '上传内容过多'],
+  FST_FILES_LIMIT: [400, '一次只能上传一个文件'],
+  FST_FIELDS_LIMIT: [400, '上传内容过多'],
+  FST_INVALID_MULTIPART_CONTENT_TYPE: [415, '请以 multipart/form-data 上传文件'],
+  FST_PROTO_VIOLATION: [400, '请求内容不合法'],
+};
+
+/** Every error leaves as the envelope with its real status; a 5xx never shows internals. */
+export function registerErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) {
+      return reply.status(error.statusCode).send(fail(error.statusCode, error.msg));
+    }
+    if (error.validation) {
+      return reply.status(400).send(fail(400, validationMessage(error.validation as AjvIssue[])));
+    }
+    const known = error.code ? CLIENT_ERRORS[error.code] : undefined;
+    if (known) return reply.status(known[0]).send(fail(known[0], known[1]));
+    if (error instanceof SyntaxError) return reply.status(400).send(fail(400, '请求体不是合法的 JSON'));
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      return reply.status(503).send(fail(503, '服务暂时不可用，请稍后重试'));
+    }
+    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    if (status < 500) return reply.status(status).send(fail(status, '请求不正确'));
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send(fail(500, '服务器内部错误，请稍后重试'));
+  });
+}

@@ -1,0 +1,39 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import { fail } from '../lib/http';
+
+// Umi names built assets <name>.<8 hex>.<ext>: those never change and may be cached for good.
+const HASHED_ASSET = /\.[0-9a-f]{8}\.(js|css|png|jpe?g|gif|svg|webp|woff2?|ttf)$/;
+
+/**
+ * Serves the built front end, and answers every other GET outside /api with index.html so that
+ * a reload on /user/userList (browser history) still opens the app.
+ */
+export async function registerWeb(app: FastifyInstance, webRoot: string | null) {
+  const indexHtml = webRoot ? path.join(webRoot, 'index.html') : null;
+  const hasWeb = indexHtml !== null && fs.existsSync(indexHtml);
+
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: webRoot!,
+      prefix: '/',
+      index: false,
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders(res, filePath) {
+        res.setHeader('Cache-Control', HASHED_ASSET.test(filePath) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const isApi = request.url.startsWith('/api/') || request.url === '/api' || request.url.startsWith('/res/');
+    const wantsPage = (request.method === 'GET' || request.method === 'HEAD') && !isApi && !request.url.startsWith('/static/');
+    if (hasWeb && wantsPage) {
+      return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
+    }
+    return reply.status(404).send(fail(404, isApi ? '接口不存在' : '页面不存在'));
+  });
+}

@@ -1,0 +1,154 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { Client } from 'pg';
+import { buildApp } from '../src/app';
+import { loadConfig, type Config } from '../src/config';
+import { openDatabase, type Database } from '../src/db/client';
+import { createAdminRepository } from '../src/modules/admin/admin.repository';
+import { ensureFirstSuperAdmin } from '../src/modules/admin/first-admin';
+
+export const CAPTCHA = 'abcd';
+export const ROOT_LOGIN = 'root';
+export const ROOT_PASSWORD = 'root-password-1';
+
+/** A clock tests can move forward (captcha and token expiry). */
+export class TestClock {
+  offset = 0;
+  now = () => Date.now() + this.offset;
+  advance(ms: number) {
+    this.offset += ms;
+  }
+}
+
+/**
+ * Server tests run on a fresh in-memory PGlite per file, or, when TEST_DATABASE_URL is set (CI's
+ * PostgreSQL run), on a fresh database created on that server and dropped afterwards.
+ */
+async function freshDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) {
+    const database = await openDatabase({ kind: 'embedded', dataDir: null });
+    return { database, drop: async () => undefined };
+  }
+  const name = `cs_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name} template template0`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 5 });
+  return {
+    database,
+    drop: async () => {
+      const client = new Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+// Anything that looks like a stored password must never appear in an answer (CONTRACT.md).
+const LEAKS = [/\$argon2/, /"loginPwd"/, /"passwordHash"/, /"password_hash"/];
+
+export interface TestContext {
+  app: FastifyInstance;
+  database: Database;
+  config: Config;
+  clock: TestClock;
+  /** app.inject, checking that no answer ever carries a password or a hash. */
+  inject(options: InjectOptions): Promise<LightMyRequestResponse>;
+  /** A captcha cookie whose answer is CAPTCHA. */
+  captchaCookie(headers?: Record<string, string>): Promise<string>;
+  login(loginId: string, loginPwd: string, extra?: { remember?: boolean; ip?: string }): Promise<LightMyRequestResponse>;
+  /** Signs in and answers the token; fails the test if sign-in fails. */
+  tokenFor(loginId: string, loginPwd: string): Promise<string>;
+  rootToken(): Promise<string>;
+  /** Creates an admin through the API as root and answers its id and token. */
+  createAdmin(loginId: string, permission: 1 | 2, password?: string): Promise<{ id: string; token: string; password: string }>;
+  close(): Promise<void>;
+}
+
+export function bearer(token: string) {
+  return { authorization: `Bearer ${token}` };
+}
+
+export async function createTestContext(env: Record<string, string> = {}): Promise<TestContext> {
+  const { database, drop } = await freshDatabase();
+  await database.migrate();
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    CAPTCHA_TEST_ANSWER: CAPTCHA,
+    ADMIN_LOGIN_ID: ROOT_LOGIN,
+    ADMIN_PASSWORD: ROOT_PASSWORD,
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+  await ensureFirstSuperAdmin(createAdminRepository(database.db), config);
+  const clock = new TestClock();
+  const app = await buildApp({ config, database, now: clock.now });
+
+  const inject = async (options: InjectOptions) => {
+    const response = await app.inject(options);
+    for (const leak of LEAKS) {
+      if (leak.test(response.body)) throw new Error(`answer of ${options.method ?? 'GET'} ${options.url} leaks ${leak}: ${response.body}`);
+    }
+    return response;
+  };
+
+  const captchaCookie = async (headers: Record<string, string> = {}) => {
+    const response = await inject({ method: 'GET', url: '/res/captcha', headers });
+    const cookie = response.cookies.find((c) => c.name === 'captcha_id');
+    if (!cookie) throw new Error('no captcha cookie');
+    return `captcha_id=${cookie.value}`;
+  };
+
+  const login = async (loginId: string, loginPwd: string, extra: { remember?: boolean; ip?: string } = {}) =>
+    inject({
+      method: 'POST',
+      url: '/api/admin/login',
+      remoteAddress: extra.ip,
+      headers: { cookie: await captchaCookie() },
+      payload: { loginId, loginPwd, captcha: CAPTCHA, remember: extra.remember ?? false },
+    });
+
+  const tokenFor = async (loginId: string, loginPwd: string) => {
+    const response = await login(loginId, loginPwd);
+    if (response.statusCode !== 200) throw new Error(`login ${loginId} failed: ${response.body}`);
+    return response.json().data.token as string;
+  };
+
+  let root: string | null = null;
+  const rootToken = async () => (root ??= await tokenFor(ROOT_LOGIN, ROOT_PASSWORD));
+
+  const createAdmin = async (loginId: string, permission: 1 | 2, password = `${loginId}-password`) => {
+    const response = await inject({
+      method: 'POST',
+      url: '/api/admin',
+      headers: bearer(await rootToken()),
+      payload: { loginId, loginPwd: password, permission },
+    });
+    if (response.statusCode !== 201) throw new Error(`create admin ${loginId} failed: ${response.body}`);
+    const id = response.json().data._id as string;
+    return { id, password, token: await tokenFor(loginId, password) };
+  };
+
+  return {
+    app,
+    database,
+    config,
+    clock,
+    inject,
+    captchaCookie,
+    login,
+    tokenFor,
+    rootToken,
+    createAdmin,
+    async close() {
+      await app.close();
+      await database.close();
+      await drop();
+    },
+  };
+}
