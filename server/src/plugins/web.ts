@@ -19,7 +19,7 @@ export async function registerWeb(app: FastifyInstance, webRoot: string | null) 
     await app.register(fastifyStatic, {
       root: webRoot!,
       prefix: '/',
-      index: false,
+      index: ['index.html'],
       preCompressed: true,
       cacheControl: false,
       setHeaders(res, filePath) {

@@ -1,0 +1,152 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app';
+import { ConfigError, loadConfig } from './config';
+import { openDatabase } from './db/client';
+import { createTestContext, type TestContext } from '../test/harness';
+
+let t: TestContext;
+beforeAll(async () => {
+  t = await createTestContext();
+});
+afterAll(() => t.close());
+
+describe('configuration', () => {
+  it.each([
+    [{ PORT: 'abc' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ JWT_SECRET: 'short' }, 'JWT_SECRET'],
+    [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY'],
+    [{ ADMIN_PASSWORD: '123' }, 'ADMIN_PASSWORD'],
+    [{ CAPTCHA_TEST_ANSWER: 'abcd', NODE_ENV: 'production' }, 'CAPTCHA_TEST_ANSWER'],
+  ])('refuses %j, naming %s', (env, variable) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(variable);
+  });
+
+  it('has the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ port: 7001, host: '127.0.0.1', databaseUrl: null, adminLoginId: 'admin', trustProxy: false });
+    expect(config.dataDir).toBe(path.resolve('./data'));
+  });
+});
+
+describe('HTTP behaviour', () => {
+  it('sends security headers: a CSP without inline scripts, no framing, nosniff, no server version', async () => {
+    const response = await t.inject({ method: 'GET', url: '/api/admin/whoami' });
+    const csp = response.headers['content-security-policy'] as string;
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['x-powered-by']).toBeUndefined();
+    expect(response.headers.server).toBeUndefined();
+    expect(response.headers['x-request-id']).toBeTruthy();
+  });
+
+  it('answers an unknown API path with the 404 envelope', async () => {
+    const response = await t.inject({ method: 'GET', url: '/api/nothing-here' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ success: false, code: 404, msg: '接口不存在', data: null });
+  });
+
+  it('answers malformed JSON with a 400 envelope', async () => {
+    const response = await t.inject({
+      method: 'POST',
+      url: '/api/admin/login',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"loginId":',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ success: false, code: 400, data: null });
+  });
+
+  it('answers an oversized body with 413', async () => {
+    const response = await t.inject({
+      method: 'POST',
+      url: '/api/admin/login',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ loginId: 'x'.repeat(2 * 1024 * 1024) }),
+    });
+    expect(response.statusCode).toBe(413);
+    expect(response.json().success).toBe(false);
+  });
+
+  it('reports health at /healthz', async () => {
+    const response = await t.inject({ method: 'GET', url: '/healthz' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ status: 'ok' });
+  });
+
+  it('publishes the OpenAPI document with every API route', async () => {
+    // The document names request fields such as loginPwd, so it skips the harness's leak check.
+    const response = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
+    expect(response.statusCode).toBe(200);
+    const doc = response.json();
+    expect(doc.openapi).toMatch(/^3\./);
+    for (const route of ['/api/admin/login', '/api/admin/whoami', '/api/admin/{id}', '/api/type/{id}', '/api/upload/']) {
+      expect(Object.keys(doc.paths)).toContain(route);
+    }
+    expect((await t.app.inject({ method: 'GET', url: '/api/docs' })).statusCode).toBeLessThan(400);
+  });
+
+  it('refuses to start with a route that declares no access rule', async () => {
+    const database = await openDatabase({ kind: 'embedded', dataDir: null });
+    let app: FastifyInstance | null = null;
+    try {
+      app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent' }), database });
+      expect(() => app!.get('/api/forgotten', async () => 'open')).toThrow(/declares no access rule/);
+    } finally {
+      await app?.close();
+      await database.close();
+    }
+  });
+});
+
+describe('serving the built front end', () => {
+  let dir: string;
+  let web: FastifyInstance;
+  let close: () => Promise<void>;
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cs-web-'));
+    fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><div id="root"></div>');
+    fs.writeFileSync(path.join(dir, 'umi.0123abcd.js'), 'console.log(1)');
+    const database = await openDatabase({ kind: 'embedded', dataDir: null });
+    web = await buildApp({ config: { ...loadConfig({ LOG_LEVEL: 'silent' }), webRoot: dir }, database });
+    close = async () => {
+      await web.close();
+      await database.close();
+    };
+  });
+  afterAll(async () => {
+    await close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers index.html for any page route (history fallback), never cached', async () => {
+    for (const url of ['/', '/login', '/user/userList', '/issue/0123456789abcdef01234567']) {
+      const response = await web.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+      expect(response.statusCode).toBe(200);
+      expect(response.body).toContain('<div id="root">');
+      expect(response.headers['cache-control']).toBe('no-cache');
+    }
+  });
+
+  it('serves hashed assets with a long cache lifetime', async () => {
+    const response = await web.inject({ method: 'GET', url: '/umi.0123abcd.js' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toContain('immutable');
+  });
+
+  it('still answers API 404s as JSON', async () => {
+    const response = await web.inject({ method: 'GET', url: '/api/unknown' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json().msg).toBe('接口不存在');
+  });
+});
