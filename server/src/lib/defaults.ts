@@ -1,6 +1,6 @@
 /** Images bundled in public/ that stand in when a record has none of its own. */
-export const DEFAULT_AVATAR = '/default-avatar.png';
-export const DEFAULT_BOOK_COVER = '/default-cover.png';
+export const DEFAULT_AVATAR = '/default-avatar.svg';
+export const DEFAULT_BOOK_COVER = '/default-cover.svg';
 export const DEFAULT_ADMIN_NICKNAME = '新增管理员';
 
 export const MIN_PASSWORD_LENGTH = 6;

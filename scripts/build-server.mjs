@@ -1,0 +1,17 @@
+// Bundles the server into one CommonJS file; packages stay in node_modules.
+import path from 'node:path';
+import { build } from 'esbuild';
+import { root, serverBundle } from './build-if-needed.mjs';
+
+await build({
+  entryPoints: [path.join(root, 'server/src/main.ts')],
+  outfile: serverBundle,
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  packages: 'external',
+  sourcemap: true,
+  logLevel: 'warning',
+});
+console.log(`server bundle: ${path.relative(root, serverBundle)}`);

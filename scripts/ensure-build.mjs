@@ -1,0 +1,3 @@
+import { buildIfNeeded } from './build-if-needed.mjs';
+
+buildIfNeeded();
