@@ -1,14 +1,37 @@
 import { defineConfig } from '@umijs/max';
 import routes from './config/routes';
 
+// `npm run dev:mock` sets MOCK=1: mock/ answers every call and nothing is proxied. Otherwise the
+// Fastify server on 7001 answers, as it does in production on the same origin.
+const useMock = process.env.MOCK === '1';
+const server = 'http://127.0.0.1:7001';
+
 export default defineConfig({
-  antd: {},
+  antd: { configProvider: {} },
   access: {},
   model: {},
-  initialState: {},
+  initialState: { loading: '@/loading' },
   request: {},
   dva: {},
   layout: { title: 'coder station', locale: false },
   routes,
+  history: { type: 'browser' },
+  publicPath: '/',
+  title: 'coder station 后台管理系统',
+  favicons: ['/favicon.svg'],
+  // mock/lib holds the shared in-memory store; it is imported by the handlers, not a handler map.
+  mock: useMock ? { exclude: ['mock/lib/**'] } : false,
+  proxy: useMock
+    ? {}
+    : {
+        '/api': { target: server, changeOrigin: true },
+        '/res': { target: server, changeOrigin: true },
+        '/static': { target: server, changeOrigin: true },
+      },
+  chainWebpack(memo) {
+    // SPEC §9 fixes the chunk load time-out at 120 s; stated here so no bundler default moves it.
+    memo.output.chunkLoadTimeout(120_000);
+    return memo;
+  },
   npmClient: 'npm',
 });

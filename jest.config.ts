@@ -9,6 +9,13 @@ export default async (): Promise<Config> => {
     displayName: 'web',
     testMatch: ['<rootDir>/src/**/*.test.{ts,tsx}'],
     setupFilesAfterEnv: ['<rootDir>/src/setupTests.ts'],
+    moduleNameMapper: {
+      // Umi's runtime (ESM syntax in .js files, so transformed to CommonJS) imports Babel's ESM
+      // helpers; under --experimental-vm-modules jest refuses to require an ESM file, so they
+      // map to Babel's CommonJS twins.
+      '^@babel/runtime/helpers/esm/(.*)$': '@babel/runtime/helpers/$1',
+      ...browserBase.moduleNameMapper,
+    },
   })) as Config;
 
   const { testTimeout: _nodeTimeout, ...node } = createConfig({ target: 'node' }) as Config;

@@ -1,0 +1,15 @@
+import type { InitialState } from '@/utils/session';
+
+export interface AccessFlags {
+  canSuperAdmin: boolean;
+  canNormalAdmin: boolean;
+}
+
+/** SPEC.md §6: permission 1 is SuperAdmin; 1 and 2 are NormalAdmin; no admin, no rights. */
+export default function access(initialState: InitialState | undefined): AccessFlags {
+  const permission = initialState?.adminInfo?.permission;
+  return {
+    canSuperAdmin: permission === 1,
+    canNormalAdmin: permission === 1 || permission === 2,
+  };
+}

@@ -1,0 +1,95 @@
+import type { RequestConfig, RunTimeLayoutConfig, RuntimeAntdConfig } from '@umijs/max';
+import { history } from '@umijs/max';
+import { message } from 'antd';
+import zhCN from 'antd/locale/zh_CN';
+import { lazy, Suspense } from 'react';
+import Loading from '@/loading';
+import { describeRequestError, errorStatus, requestConfig } from '@/requestErrorConfig';
+import { logout, whoami } from '@/services/admin';
+import {
+  clearToken,
+  expireSession,
+  getToken,
+  type InitialState,
+  LOGIN_PATH,
+  toInitialState,
+} from '@/utils/session';
+
+// Kept out of the first bundle: /login never needs them.
+const Forbidden = lazy(() => import('@/components/Forbidden'));
+const SessionLoadFailed = lazy(() => import('@/components/SessionLoadFailed'));
+
+/** On /login a live session sends the admin back where they came from (SPEC.md §2). */
+async function leaveLoginIfSignedIn(): Promise<InitialState> {
+  if (!getToken()) return {};
+  try {
+    const admin = await whoami();
+    if (!admin) {
+      clearToken();
+      return {};
+    }
+    message.warning('请先退出后再登录');
+    // A tab opened straight on /login has nowhere to go back to.
+    if (window.history.length > 1) history.back();
+    else history.replace('/');
+    return toInitialState(admin);
+  } catch (error) {
+    if (errorStatus(error) === 401) clearToken();
+    return {};
+  }
+}
+
+/**
+ * Everywhere else the session must be live. A 401 (or no token at all) ends it; any other
+ * failure is rethrown so that the initial-state plugin stores it and the layout offers a retry.
+ */
+async function loadSession(): Promise<InitialState> {
+  if (getToken()) {
+    try {
+      const admin = await whoami();
+      if (admin) return toInitialState(admin);
+    } catch (error) {
+      if (errorStatus(error) !== 401) {
+        message.error(describeRequestError(error));
+        throw error;
+      }
+    }
+  }
+  expireSession();
+  return {};
+}
+
+export async function getInitialState(): Promise<InitialState> {
+  return history.location.pathname === LOGIN_PATH ? leaveLoginIfSignedIn() : loadSession();
+}
+
+export const layout: RunTimeLayoutConfig = ({ error, refresh, setInitialState }) => ({
+  logo: '/logo.svg',
+  title: 'coder station',
+  menu: { locale: false },
+  logout: async () => {
+    try {
+      await logout();
+    } catch {
+      // The session ends here whatever the server answers; its token dies with its expiry.
+    }
+    clearToken();
+    history.push(LOGIN_PATH);
+    message.success('退出登录成功');
+    await setInitialState({});
+  },
+  unAccessible: (
+    <Suspense fallback={<Loading />}>
+      {error ? <SessionLoadFailed onRetry={refresh} /> : <Forbidden />}
+    </Suspense>
+  ),
+});
+
+export const request: RequestConfig = requestConfig;
+
+// Buttons keep their texts exactly (「登录」, not 「登 录」): SCREENS.md quotes them so.
+export const antd: RuntimeAntdConfig = (memo) => ({
+  ...memo,
+  locale: zhCN,
+  button: { autoInsertSpace: false },
+});

@@ -1,0 +1,127 @@
+import type { RequestConfig, RequestOptions } from '@umijs/max';
+import { message } from 'antd';
+import { expireSession, getToken } from '@/utils/session';
+
+/** Every JSON answer of the server (CONTRACT.md "Conventions"). */
+export interface ApiSuccess<T> {
+  success: true;
+  code: 0;
+  msg: string;
+  data: T;
+}
+
+/** An error: `code` repeats the real HTTP status and `msg` is fit to show an administrator. */
+export interface ApiFailure {
+  success: false;
+  code: number;
+  msg: string;
+  data: null;
+}
+
+export type ApiEnvelope<T> = ApiSuccess<T> | ApiFailure;
+
+/** Thrown for a 2xx answer whose envelope says `success: false`. */
+export class ApiError extends Error {
+  readonly envelope: ApiFailure;
+
+  constructor(envelope: ApiFailure) {
+    super(envelope.msg);
+    this.name = 'ApiError';
+    this.envelope = envelope;
+  }
+}
+
+export function isApiFailure(value: unknown): value is ApiFailure {
+  if (typeof value !== 'object' || value === null) return false;
+  const { success, msg } = value as Partial<Record<keyof ApiFailure, unknown>>;
+  return success === false && typeof msg === 'string';
+}
+
+/** The parts of an axios error that tell what went wrong. */
+interface TransportError {
+  code?: string;
+  message?: string;
+  response?: { status: number; data?: unknown };
+}
+
+export type RequestFailure =
+  | { kind: 'server'; status: number; msg: string }
+  | { kind: 'timeout' | 'aborted' | 'network' | 'unknown' };
+
+export const TRANSPORT_MESSAGES = {
+  timeout: '请求超时，请稍后重试',
+  aborted: '请求已取消',
+  network: '网络异常，请检查网络连接',
+  unknown: '请求失败，请稍后重试',
+} as const;
+
+/** For answers that carry no envelope, such as a proxy's own error page. */
+export function statusMessage(status: number): string {
+  if (status === 401) return '登录过期，请重新登录';
+  if (status === 403) return '没有权限进行此操作';
+  if (status === 404) return '请求的资源不存在';
+  if (status === 413) return '上传的内容过大';
+  if (status === 429) return '请求过于频繁，请稍后再试';
+  if (status >= 500) return '服务器暂时无法处理请求，请稍后重试';
+  return `请求失败（${status}）`;
+}
+
+export function classifyRequestError(error: unknown): RequestFailure {
+  if (error instanceof ApiError) {
+    return { kind: 'server', status: error.envelope.code, msg: error.envelope.msg };
+  }
+  if (typeof error !== 'object' || error === null) return { kind: 'unknown' };
+  const { code, message: text = '', response } = error as TransportError;
+  if (response) {
+    const body = response.data;
+    const msg = isApiFailure(body) && body.msg ? body.msg : statusMessage(response.status);
+    return { kind: 'server', status: response.status, msg };
+  }
+  // axios reports a time-out as ECONNABORTED unless `clarifyTimeoutError` is on, and a browser
+  // abort as ECONNABORTED too: only the text tells them apart.
+  if (code === 'ETIMEDOUT' || (code === 'ECONNABORTED' && /timeout/i.test(text))) {
+    return { kind: 'timeout' };
+  }
+  if (code === 'ECONNABORTED' || code === 'ERR_CANCELED') return { kind: 'aborted' };
+  if (code === 'ERR_NETWORK') return { kind: 'network' };
+  return { kind: 'unknown' };
+}
+
+/** The text to show an administrator for a failed call. */
+export function describeRequestError(error: unknown): string {
+  const failure = classifyRequestError(error);
+  return failure.kind === 'server' ? failure.msg : TRANSPORT_MESSAGES[failure.kind];
+}
+
+/** The HTTP status of a server's refusal, or undefined when no answer came. */
+export function errorStatus(error: unknown): number | undefined {
+  const failure = classifyRequestError(error);
+  return failure.kind === 'server' ? failure.status : undefined;
+}
+
+export function errorThrower(response: unknown): void {
+  if (isApiFailure(response)) throw new ApiError(response);
+}
+
+export function errorHandler(error: unknown, opts?: RequestOptions): void {
+  // Rethrowing hands the error to the caller untouched: it shows its own messages.
+  if (opts?.skipErrorHandler) throw error;
+  const failure = classifyRequestError(error);
+  if (failure.kind === 'server' && failure.status === 401) {
+    expireSession();
+    return;
+  }
+  message.error(failure.kind === 'server' ? failure.msg : TRANSPORT_MESSAGES[failure.kind]);
+}
+
+export function withBearerToken(config: RequestOptions): RequestOptions {
+  const token = getToken();
+  if (!token) return config;
+  return { ...config, headers: { ...config.headers, Authorization: `Bearer ${token}` } };
+}
+
+export const requestConfig: RequestConfig = {
+  timeout: 3000,
+  errorConfig: { errorThrower, errorHandler },
+  requestInterceptors: [withBearerToken],
+};

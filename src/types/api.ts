@@ -1,0 +1,68 @@
+/**
+ * Payload shapes of CONTRACT.md, written by hand until they are generated from the server's
+ * OpenAPI document. Ids are 24 lowercase hex characters; times are epoch milliseconds.
+ */
+
+/** 1 is SuperAdmin, 2 is NormalAdmin (SPEC.md §6). */
+export type Permission = 1 | 2;
+
+export interface Admin {
+  _id: string;
+  loginId: string;
+  nickname: string;
+  avatar: string;
+  permission: Permission;
+  enabled: boolean;
+  createdAt: number;
+}
+
+/** What whoami answers: the admin without the account state and dates. */
+export type AdminInfo = Pick<Admin, '_id' | 'loginId' | 'nickname' | 'avatar' | 'permission'>;
+
+/** The server returns a generated password once, only when the request carried none. */
+export interface CreatedAdmin extends Admin {
+  initialPassword?: string;
+}
+
+export interface NewAdmin {
+  loginId: string;
+  loginPwd?: string;
+  nickname?: string;
+  avatar?: string;
+  permission: Permission;
+}
+
+export interface AdminChanges {
+  nickname?: string;
+  avatar?: string;
+  permission?: Permission;
+  enabled?: boolean;
+  loginPwd?: string;
+}
+
+export interface LoginParams {
+  loginId: string;
+  loginPwd: string;
+  captcha: string;
+  remember: boolean;
+}
+
+/** The reference's shape, kept: the token beside the admin. */
+export interface LoginResult {
+  token: string;
+  data: Pick<Admin, '_id' | 'loginId' | 'nickname' | 'avatar' | 'permission' | 'enabled'>;
+}
+
+export interface Type {
+  _id: string;
+  typeName: string;
+  createdAt: number;
+}
+
+export interface Page<T> {
+  currentPage: number;
+  eachPage: number;
+  count: number;
+  totalPage: number;
+  data: T[];
+}

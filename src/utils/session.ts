@@ -1,0 +1,71 @@
+import { history } from '@umijs/max';
+import { message } from 'antd';
+import { DEFAULT_AVATAR } from '@/constants';
+import type { AdminInfo } from '@/types/api';
+
+/** SPEC.md §9: the token lives in localStorage under this key. */
+export const TOKEN_KEY = 'adminToken';
+
+export const LOGIN_PATH = '/login';
+
+export function getToken(): string | null {
+  return localStorage.getItem(TOKEN_KEY);
+}
+
+export function saveToken(token: string): void {
+  localStorage.setItem(TOKEN_KEY, token);
+}
+
+export function clearToken(): void {
+  localStorage.removeItem(TOKEN_KEY);
+}
+
+/** The initial state of SPEC.md §3: empty until an admin is known. */
+export interface InitialState {
+  name?: string;
+  avatar?: string;
+  adminInfo?: AdminInfo;
+}
+
+export function toInitialState(admin: AdminInfo): InitialState {
+  const adminInfo: AdminInfo = {
+    _id: admin._id,
+    loginId: admin.loginId,
+    nickname: admin.nickname,
+    avatar: admin.avatar,
+    permission: admin.permission,
+  };
+  return { name: admin.nickname, avatar: admin.avatar || DEFAULT_AVATAR, adminInfo };
+}
+
+/**
+ * Where to go after login. Only a same-origin path is followed: it must start with exactly one
+ * `/` (`//host` and `/\host` are read by browsers as another origin) and must not lead back to
+ * the login page.
+ */
+export function safeRedirect(raw: string | null | undefined): string {
+  if (!raw || !raw.startsWith('/') || raw.startsWith('//') || raw.startsWith('/\\')) return '/';
+  if (raw === LOGIN_PATH || raw.startsWith(`${LOGIN_PATH}?`) || raw.startsWith(`${LOGIN_PATH}/`)) {
+    return '/';
+  }
+  return raw;
+}
+
+/** The login page's address, remembering the page the admin was on. */
+export function loginPathFrom(from: string): string {
+  const target = safeRedirect(from);
+  return target === '/' ? LOGIN_PATH : `${LOGIN_PATH}?redirect=${encodeURIComponent(target)}`;
+}
+
+function currentPath(): string {
+  const { pathname, search } = history.location;
+  return `${pathname}${search}`;
+}
+
+/** SPEC.md §2: a page that finds no session drops the token and sends the admin to /login. */
+export function expireSession(): void {
+  clearToken();
+  if (history.location.pathname !== LOGIN_PATH) history.push(loginPathFrom(currentPath()));
+  // One key: several calls failing at once with 401 show one warning, not a stack of them.
+  message.warning({ content: '登录过期，请重新登录', key: 'session-expired' });
+}
