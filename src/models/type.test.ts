@@ -1,0 +1,103 @@
+import TypeModel, { type TypeModelState } from '@/models/type';
+import { createType, listTypes, removeType, updateType } from '@/services/type';
+import { createModelRunner, deferred } from '@/testing/modelRunner';
+import type { Type } from '@/types/api';
+
+const inUse = () =>
+  Object.assign(new Error('in use'), {
+    response: {
+      status: 409,
+      data: { success: false, code: 409, msg: '该分类下还有内容，无法删除', data: null },
+    },
+  });
+
+const type = (id: string, typeName: string): Type => ({
+  _id: id.padStart(24, '0'),
+  typeName,
+  createdAt: 1_700_000_000_000,
+});
+const idOf = (id: string) => id.padStart(24, '0');
+
+const runner = (initial: Partial<TypeModelState> = {}) => createModelRunner(TypeModel, initial);
+
+describe('type model', () => {
+  it('init replaces the list with the types the server answers', async () => {
+    const model = runner({ typeList: [type('9', 'old')] });
+    model.provide(listTypes, jest.fn(async () => [type('1', 'HTML'), type('2', 'CSS')]));
+
+    await expect(model.run('init')).resolves.toBe(true);
+
+    expect(model.state.typeList).toEqual([type('1', 'HTML'), type('2', 'CSS')]);
+  });
+
+  it('init answers false and keeps the list when the call fails', async () => {
+    const model = runner({ typeList: [type('9', 'old')] });
+    model.provide(listTypes, jest.fn(async () => Promise.reject(new Error('Network Error'))));
+
+    await expect(model.run('init')).resolves.toBe(false);
+
+    expect(model.state.typeList).toEqual([type('9', 'old')]);
+  });
+
+  it('add posts the name and appends the record the server returned', async () => {
+    const model = runner({ typeList: [type('1', 'HTML')] });
+    const post = model.provide(createType, jest.fn(async () => type('3', 'Go')));
+
+    await expect(model.run('add', 'Go')).resolves.toEqual(type('3', 'Go'));
+
+    expect(post).toHaveBeenCalledWith('Go');
+    expect(model.state.typeList).toEqual([type('1', 'HTML'), type('3', 'Go')]);
+  });
+
+  it('add leaves the list alone and answers null when the server refuses', async () => {
+    const model = runner({ typeList: [type('1', 'HTML')] });
+    model.provide(createType, jest.fn(async () => Promise.reject(new Error('409'))));
+
+    await expect(model.run('add', 'HTML')).resolves.toBeNull();
+
+    expect(model.state.typeList).toEqual([type('1', 'HTML')]);
+  });
+
+  it('delete removes the type only once the server has said yes', async () => {
+    const call = deferred<void>();
+    const model = runner({ typeList: [type('1', 'HTML'), type('2', 'CSS')] });
+    const remove = model.provide(removeType, jest.fn(() => call.promise));
+
+    const running = model.run('delete', idOf('2'));
+    await Promise.resolve();
+    expect(remove).toHaveBeenCalledWith(idOf('2'));
+    expect(model.state.typeList).toHaveLength(2);
+
+    call.resolve();
+    await expect(running).resolves.toBe(true);
+    expect(model.state.typeList).toEqual([type('1', 'HTML')]);
+  });
+
+  it('delete keeps a type the server refuses to delete because it is in use', async () => {
+    const model = runner({ typeList: [type('1', 'HTML'), type('2', 'CSS')] });
+    model.provide(removeType, jest.fn(async () => Promise.reject(inUse())));
+
+    await expect(model.run('delete', idOf('2'))).resolves.toBe(false);
+
+    expect(model.state.typeList).toEqual([type('1', 'HTML'), type('2', 'CSS')]);
+  });
+
+  it('edit renames the type in place once the server accepted it', async () => {
+    const model = runner({ typeList: [type('1', 'HTML'), type('2', 'CSS'), type('3', 'JS')] });
+    const patch = model.provide(updateType, jest.fn(async () => type('2', 'CSS3')));
+
+    await expect(model.run('edit', { id: idOf('2'), typeName: 'CSS3' })).resolves.toBe(true);
+
+    expect(patch).toHaveBeenCalledWith(idOf('2'), 'CSS3');
+    expect(model.state.typeList).toEqual([type('1', 'HTML'), type('2', 'CSS3'), type('3', 'JS')]);
+  });
+
+  it('edit keeps the old name when the server refuses the rename', async () => {
+    const model = runner({ typeList: [type('2', 'CSS')] });
+    model.provide(updateType, jest.fn(async () => Promise.reject(new Error('409'))));
+
+    await expect(model.run('edit', { id: idOf('2'), typeName: 'HTML' })).resolves.toBe(false);
+
+    expect(model.state.typeList).toEqual([type('2', 'CSS')]);
+  });
+});
