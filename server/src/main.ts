@@ -5,6 +5,7 @@ import { openDatabase, type Database } from './db/client';
 import { DataDirInUseError, lockDataDir } from './lib/data-dir-lock';
 import { createAdminRepository } from './modules/admin/admin.repository';
 import { ensureFirstSuperAdmin, type FirstAdmin } from './modules/admin/first-admin';
+import { DEMO_SIZES, isEmpty, seed } from './seed/seed';
 
 // Both the source (server/src) and the bundle (server/dist) sit two levels below the root.
 const DEFAULT_WEB_ROOT = path.resolve(__dirname, '../../dist');
@@ -45,6 +46,11 @@ async function main() {
   }
 
   const first = await ensureFirstSuperAdmin(createAdminRepository(database.db), config);
+  // `npm start -- --demo`: a first-time visitor sees a living product instead of empty tables.
+  if (process.argv.includes('--demo') && (await isEmpty(database.db))) {
+    await seed(database.db, DEMO_SIZES);
+    console.log('已填充演示数据（--demo）。');
+  }
   const app = await buildApp({ config, database, logger: loggerOptions(config) });
 
   let stopping = false;
