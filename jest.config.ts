@@ -3,7 +3,11 @@ import { configUmiAlias, createConfig } from '@umijs/max/test';
 
 export default async (): Promise<Config> => {
   // testTimeout is a global option in jest 29; @umijs/test puts it in each project.
-  const { testTimeout: _webTimeout, ...browserBase } = createConfig({ target: 'browser' }) as Config;
+  // The app's .tsx files rely on the automatic JSX runtime (tsconfig `react-jsx`), as Umi's build does.
+  const { testTimeout: _webTimeout, ...browserBase } = createConfig({
+    target: 'browser',
+    jsTransformerOpts: { jsx: 'automatic' },
+  }) as Config;
   const web = (await configUmiAlias({
     ...browserBase,
     displayName: 'web',
@@ -29,6 +33,10 @@ export default async (): Promise<Config> => {
     // node built-ins dynamically), so the server reaches ESM-only packages such as file-type
     // through `await import()`.
     transformIgnorePatterns: ['/node_modules/'],
+    moduleNameMapper: {
+      // mock/ files (checked against the server's schemas) only need umi's identity defineMock.
+      '^@umijs/max$': '<rootDir>/node_modules/umi/dist/defineMock.js',
+    },
   };
 
   const e2e: Config = {

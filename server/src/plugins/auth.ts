@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifySchema } from 'fastify';
 import { forbidden } from '../lib/errors';
 import type { AuthenticatedAdmin, AuthService } from '../modules/auth/auth.service';
 
@@ -8,12 +8,23 @@ import type { AuthenticatedAdmin, AuthService } from '../modules/auth/auth.servi
  */
 export type Access = 'public' | 'admin' | 'super';
 
+/** One guarded route as registered: what tests generate their permission and contract tables from. */
+export interface CatalogEntry {
+  method: string;
+  url: string;
+  access: Access;
+  schema: FastifySchema | undefined;
+}
+
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
   }
   interface FastifyRequest {
     admin: AuthenticatedAdmin | null;
+  }
+  interface FastifyInstance {
+    routeCatalog: CatalogEntry[];
   }
 }
 
@@ -29,6 +40,8 @@ export function currentAdmin(request: { admin: AuthenticatedAdmin | null }): Aut
 
 export function registerAuth(app: FastifyInstance, auth: AuthService) {
   app.decorateRequest('admin', null);
+  const catalog: CatalogEntry[] = [];
+  app.decorate('routeCatalog', catalog);
 
   app.addHook('onRoute', (route) => {
     const guarded = GUARDED_PREFIXES.some((prefix) => route.url.startsWith(prefix));
@@ -36,6 +49,9 @@ export function registerAuth(app: FastifyInstance, auth: AuthService) {
     const access = route.config?.access;
     if (access !== 'public' && access !== 'admin' && access !== 'super') {
       throw new Error(`route ${route.method} ${route.url} declares no access rule`);
+    }
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') catalog.push({ method, url: route.url, access, schema: route.schema });
     }
   });
 
