@@ -15,7 +15,14 @@ export const forbidden = (msg = '没有权限进行此操作') => new AppError(4
 export const notFound = (msg: string) => new AppError(404, msg);
 export const conflict = (msg: string) => new AppError(409, msg);
 
+/** The SQLSTATE of a database error; drizzle wraps the driver's error and keeps it as `cause`. */
+function sqlState(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { code, cause } = error as { code?: unknown; cause?: unknown };
+  return typeof code === 'string' ? code : sqlState(cause);
+}
+
 /** PostgreSQL's unique_violation, raised when two writers race past a uniqueness check. */
 export function isUniqueViolation(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: string }).code === '23505';
+  return sqlState(error) === '23505';
 }

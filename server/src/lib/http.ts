@@ -44,19 +44,18 @@ export function fail(code: number, msg: string) {
 
 export const IdParams = Type.Object({ id: Type.String({ pattern: ID_PATTERN, description: '24 位十六进制 id' }) });
 
-export const Paged = <T extends TSchema>(row: T) =>
-  Type.Object({
-    currentPage: Type.Integer(),
-    eachPage: Type.Integer(),
-    count: Type.Integer(),
-    totalPage: Type.Integer(),
-    data: Type.Array(row),
-  });
+/** A reference to another record (userId, typeId, ...). */
+export const RefId = Type.String({ pattern: ID_PATTERN });
 
-export const PageQuery = {
-  current: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
-  pageSize: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
-};
+/** An account name (admins and users alike): no spaces. */
+export const LoginId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[^\\s]+$' });
+
+/** An image the screens show (avatar, cover): a site path or an http(s) address; empty means the default. */
+export const ImagePath = Type.String({
+  maxLength: 512,
+  pattern: '^(|/[^/\\\\].*|https?://.+)$',
+  description: '站内路径（/static/...）或 http(s) 地址',
+});
 
 /** Chinese labels for field names, so validation messages name the field the way the screens do. */
 export const FIELD_LABELS: Record<string, string> = {
@@ -72,4 +71,25 @@ export const FIELD_LABELS: Record<string, string> = {
   id: 'id',
   current: '页码',
   pageSize: '每页条数',
+  mail: '邮箱',
+  qq: 'QQ号码',
+  wechat: '微信号',
+  intro: '自我介绍',
+  points: '积分',
+  bookTitle: '书籍标题',
+  bookPic: '书籍封面',
+  downloadLink: '下载链接',
+  bookIntro: '书籍介绍',
+  requirePoints: '所需积分',
+  typeId: '分类',
+  interviewTitle: '题目标题',
+  interviewContent: '题目内容',
+  issueTitle: '问答标题',
+  issueContent: '问答描述',
+  issueStatus: '审核状态',
+  userId: '用户',
+  issueId: '问答',
+  bookId: '书籍',
+  commentContent: '评论内容',
+  commentType: '评论类型',
 };

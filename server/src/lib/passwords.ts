@@ -1,9 +1,16 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
+import { MIN_PASSWORD_LENGTH } from './defaults';
+import { badRequest } from './errors';
 
 // OWASP's argon2id baseline (19 MiB, 2 passes, 1 lane). Argon2id is the library's default
 // algorithm; its enum is a const enum that cannot be imported as a value here.
 const ARGON2 = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+
+/** Refuses a password too short to set (admins' and users' alike). */
+export function checkPassword(password: string) {
+  if (password.length < MIN_PASSWORD_LENGTH) throw badRequest(`密码长度至少 ${MIN_PASSWORD_LENGTH} 位`);
+}
 
 export function hashPassword(password: string): Promise<string> {
   return hash(password, ARGON2);

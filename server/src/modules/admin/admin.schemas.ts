@@ -1,14 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { ImagePath, LoginId } from '../../lib/http';
 import { ID_PATTERN } from '../../lib/ids';
 
 export const Permission = Type.Union([Type.Literal(1), Type.Literal(2)], {
   description: '1 超级管理员，2 普通管理员',
-});
-
-const ImagePath = Type.String({
-  maxLength: 512,
-  pattern: '^(|/[^/\\\\].*|https?://.+)$',
-  description: '站内路径（/static/...）或 http(s) 地址',
 });
 
 export const Admin = Type.Object(
@@ -32,8 +27,6 @@ export const CreatedAdmin = Type.Composite(
 
 export const WhoAmI = Type.Pick(Admin, ['_id', 'loginId', 'nickname', 'avatar', 'permission'], { title: 'WhoAmI' });
 export type WhoAmI = Static<typeof WhoAmI>;
-
-export const LoginId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[^\\s]+$' });
 
 export const CreateAdminBody = Type.Object(
   {

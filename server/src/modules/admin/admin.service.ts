@@ -1,7 +1,7 @@
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import { hashPassword, randomPassword } from '../../lib/passwords';
-import { DEFAULT_ADMIN_NICKNAME, DEFAULT_AVATAR, MIN_PASSWORD_LENGTH } from '../../lib/defaults';
+import { checkPassword, hashPassword, randomPassword } from '../../lib/passwords';
+import { DEFAULT_ADMIN_NICKNAME, DEFAULT_AVATAR } from '../../lib/defaults';
 import type { Db } from '../../db/client';
 import type { AuthRepository } from '../auth/auth.repository';
 import type { Admin, CreateAdminBody, UpdateAdminBody } from './admin.schemas';
@@ -27,10 +27,6 @@ export function toAdmin(row: AdminRow): Admin {
     enabled: row.enabled,
     createdAt: row.createdAt,
   };
-}
-
-function checkPassword(password: string) {
-  if (password.length < MIN_PASSWORD_LENGTH) throw badRequest(`密码长度至少 ${MIN_PASSWORD_LENGTH} 位`);
 }
 
 export type AdminService = ReturnType<typeof createAdminService>;
