@@ -24,10 +24,10 @@ export class TestClock {
  * Server tests run on a fresh in-memory PGlite per file, or, when TEST_DATABASE_URL is set (CI's
  * PostgreSQL run), on a fresh database created on that server and dropped afterwards.
  */
-async function freshDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+async function freshDatabase(onQuery: (sql: string) => void): Promise<{ database: Database; drop: () => Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
-    const database = await openDatabase({ kind: 'embedded', dataDir: null });
+    const database = await openDatabase({ kind: 'embedded', dataDir: null, onQuery });
     return { database, drop: async () => undefined };
   }
   const name = `cs_test_${process.pid}_${randomBytes(4).toString('hex')}`;
@@ -37,7 +37,7 @@ async function freshDatabase(): Promise<{ database: Database; drop: () => Promis
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 5 });
+  const database = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 5, onQuery });
   return {
     database,
     drop: async () => {
@@ -67,6 +67,8 @@ export interface TestContext {
   rootToken(): Promise<string>;
   /** Creates an admin through the API as root and answers its id and token. */
   createAdmin(loginId: string, permission: 1 | 2, password?: string): Promise<{ id: string; token: string; password: string }>;
+  /** How many SQL statements `run` sent (the token check of a request included). */
+  countQueries(run: () => Promise<unknown>): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -75,7 +77,10 @@ export function bearer(token: string) {
 }
 
 export async function createTestContext(env: Record<string, string> = {}): Promise<TestContext> {
-  const { database, drop } = await freshDatabase();
+  let queries = 0;
+  const { database, drop } = await freshDatabase(() => {
+    queries++;
+  });
   await database.migrate();
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -145,6 +150,11 @@ export async function createTestContext(env: Record<string, string> = {}): Promi
     tokenFor,
     rootToken,
     createAdmin,
+    async countQueries(run) {
+      const before = queries;
+      await run();
+      return queries - before;
+    },
     async close() {
       await app.close();
       await database.close();

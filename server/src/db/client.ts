@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -28,9 +29,20 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export type DatabaseOptions =
-  | { kind: 'postgres'; url: string; poolSize?: number; onPoolError?: (error: Error) => void }
-  | { kind: 'embedded'; dataDir: string | null };
+interface QueryObserver {
+  /** Called with the SQL of every statement drizzle sends (tests count the round trips of a call). */
+  onQuery?: (sql: string) => void;
+}
+
+export type DatabaseOptions = QueryObserver &
+  (
+    | { kind: 'postgres'; url: string; poolSize?: number; onPoolError?: (error: Error) => void }
+    | { kind: 'embedded'; dataDir: string | null }
+  );
+
+function queryLogger({ onQuery }: QueryObserver) {
+  return onQuery ? { logQuery: (query: string) => onQuery(query) } : undefined;
+}
 
 function migrationsFolder(): string {
   // The source tree (server/src/db) and the bundle (server/dist) sit at different depths.
@@ -48,7 +60,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const pool = new Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
     // An idle client losing its connection (a database restart) must not crash the process.
     pool.on('error', (error) => options.onPoolError?.(error));
-    const db = drizzlePg({ client: pool, schema }) as unknown as Db;
+    const db = drizzlePg({ client: pool, schema, logger: queryLogger(options) }) as unknown as Db;
     return {
       db,
       kind: 'postgres',
@@ -72,9 +84,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
 
   if (options.dataDir) fs.mkdirSync(options.dataDir, { recursive: true });
-  const client = options.dataDir ? new PGlite(options.dataDir) : new PGlite();
+  // pg_trgm backs the substring filters' indexes; PGlite loads an extension only when told to.
+  const client = new PGlite({ dataDir: options.dataDir ?? undefined, extensions: { pg_trgm } });
   await client.waitReady;
-  const db = drizzlePglite({ client, schema }) as unknown as Db;
+  const db = drizzlePglite({ client, schema, logger: queryLogger(options) }) as unknown as Db;
   return {
     db,
     kind: 'embedded',

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   bigserial,
   boolean,
@@ -12,6 +13,9 @@ import {
   uniqueIndex,
   varchar,
 } from 'drizzle-orm/pg-core';
+
+/** A pg_trgm GIN index: what lets `ILIKE '%text%'` (the lists' substring filters) avoid a full scan. */
+const trigram = (name: string, column: AnyPgColumn) => index(name).using('gin', sql`${column} gin_trgm_ops`);
 
 // Times are epoch milliseconds (CONTRACT.md), kept as bigint and read back as JS numbers.
 const epochMs = (name: string) => bigint(name, { mode: 'number' });
@@ -107,6 +111,8 @@ export const users = pgTable(
   (t) => [
     uniqueIndex('users_login_id_key').on(t.loginId),
     index('users_register_date_idx').on(t.registerDate.desc(), t.id.desc()),
+    trigram('users_login_id_trgm_idx', t.loginId),
+    trigram('users_nickname_trgm_idx', t.nickname),
   ],
 );
 
@@ -129,6 +135,7 @@ export const books = pgTable(
   (t) => [
     index('books_on_shelf_date_idx').on(t.onShelfDate.desc(), t.id.desc()),
     index('books_type_id_on_shelf_date_idx').on(t.typeId, t.onShelfDate.desc(), t.id.desc()),
+    trigram('books_book_title_trgm_idx', t.bookTitle),
   ],
 );
 
@@ -146,6 +153,7 @@ export const interviews = pgTable(
   (t) => [
     index('interviews_on_shelf_date_idx').on(t.onShelfDate.desc(), t.id.desc()),
     index('interviews_type_id_on_shelf_date_idx').on(t.typeId, t.onShelfDate.desc(), t.id.desc()),
+    trigram('interviews_interview_title_trgm_idx', t.interviewTitle),
   ],
 );
 
@@ -171,6 +179,7 @@ export const issues = pgTable(
     index('issues_status_type_date_idx').on(t.issueStatus, t.typeId, t.issueDate.desc(), t.id.desc()),
     index('issues_type_id_date_idx').on(t.typeId, t.issueDate.desc(), t.id.desc()),
     index('issues_user_id_idx').on(t.userId),
+    trigram('issues_issue_title_trgm_idx', t.issueTitle),
   ],
 );
 
@@ -201,6 +210,7 @@ export const comments = pgTable(
       .where(sql`${t.bookId} is not null`),
     index('comments_user_id_idx').on(t.userId),
     index('comments_type_id_idx').on(t.typeId),
+    trigram('comments_comment_content_trgm_idx', t.commentContent),
   ],
 );
 
