@@ -17,12 +17,24 @@ import { createAdminService } from './modules/admin/admin.service';
 import { createAuthRepository } from './modules/auth/auth.repository';
 import { captchaRoutes, sessionRoutes } from './modules/auth/auth.routes';
 import { createAuthService } from './modules/auth/auth.service';
+import { createBookRepository } from './modules/book/book.repository';
+import { bookRoutes } from './modules/book/book.routes';
+import { createBookService } from './modules/book/book.service';
+import { createCommentRepository } from './modules/comment/comment.repository';
+import { commentRoutes } from './modules/comment/comment.routes';
+import { createCommentService } from './modules/comment/comment.service';
+import { createIssueRepository } from './modules/issue/issue.repository';
+import { issueRoutes } from './modules/issue/issue.routes';
+import { createIssueService } from './modules/issue/issue.service';
 import { createTypeRepository } from './modules/type/type.repository';
 import { typeRoutes } from './modules/type/type.routes';
 import { createTypeService } from './modules/type/type.service';
 import { createUploadRepository } from './modules/upload/upload.repository';
 import { uploadedFileRoutes, uploadRoutes } from './modules/upload/upload.routes';
 import { createUploadService } from './modules/upload/upload.service';
+import { createUserRepository } from './modules/user/user.repository';
+import { userRoutes } from './modules/user/user.routes';
+import { createUserService } from './modules/user/user.service';
 
 export interface AppOptions {
   config: Config;
@@ -77,8 +89,17 @@ export async function buildApp({ config, database, logger = false, now }: AppOpt
     now,
   });
   const admins = createAdminService({ db, admins: adminRepo, auth: authRepo, now });
-  const types = createTypeService({ db, types: createTypeRepository(db), now });
+  const typeRepo = createTypeRepository(db);
+  const types = createTypeService({ db, types: typeRepo, now });
   const uploads = createUploadService({ uploads: createUploadRepository(db), now });
+
+  const userRepo = createUserRepository(db);
+  const issueRepo = createIssueRepository(db);
+  const commentRepo = createCommentRepository(db);
+  const users = createUserService({ db, users: userRepo, issues: issueRepo, comments: commentRepo, now });
+  const books = createBookService({ db, books: createBookRepository(db), comments: commentRepo, types: typeRepo, now });
+  const issues = createIssueService({ db, issues: issueRepo, comments: commentRepo, users: userRepo, types: typeRepo, now });
+  const comments = createCommentService({ db, comments: commentRepo, users: userRepo, now });
 
   registerAuth(app, auth);
 
@@ -87,6 +108,10 @@ export async function buildApp({ config, database, logger = false, now }: AppOpt
   await app.register(adminRoutes, { prefix: '/api/admin', admins });
   await app.register(typeRoutes, { prefix: '/api/type', types });
   await app.register(uploadRoutes, { prefix: '/api/upload', uploads });
+  await app.register(userRoutes, { prefix: '/api/user', users });
+  await app.register(bookRoutes, { prefix: '/api/book', books });
+  await app.register(issueRoutes, { prefix: '/api/issue', issues });
+  await app.register(commentRoutes, { prefix: '/api/comment', comments });
   await app.register(uploadedFileRoutes, { prefix: '/static/uploads', uploads });
 
   app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {

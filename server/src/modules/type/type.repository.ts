@@ -23,6 +23,15 @@ export function createTypeRepository(db: Db) {
       return row ?? null;
     },
 
+    /**
+     * Whether the type exists; inside a transaction it also stays undeletable until the end, so
+     * content created with it never meets a vanished type.
+     */
+    async holdForUse(id: string, executor: Db): Promise<boolean> {
+      const rows = await executor.select({ id: types.id }).from(types).where(eq(types.id, id)).for('key share');
+      return rows.length > 0;
+    },
+
     async findByName(typeName: string): Promise<TypeRow | null> {
       const [row] = await db.select().from(types).where(eq(types.typeName, typeName));
       return row ?? null;

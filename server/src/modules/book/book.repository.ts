@@ -1,0 +1,47 @@
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { books } from '../../db/schema';
+import { contains, equalTo } from '../../lib/filters';
+import { newestFirst, paginate, type Page, type PageRequest } from '../../lib/paging';
+
+export type BookRow = typeof books.$inferSelect;
+export type BookChanges = Partial<Omit<BookRow, 'id' | 'scanNumber' | 'commentNumber' | 'onShelfDate'>>;
+export type BookRepository = ReturnType<typeof createBookRepository>;
+
+export interface BookFilter {
+  bookTitle?: string;
+  typeId?: string;
+}
+
+export function createBookRepository(db: Db) {
+  return {
+    list(filter: BookFilter, page: PageRequest): Promise<Page<BookRow>> {
+      const where = and(contains(books.bookTitle, filter.bookTitle), equalTo(books.typeId, filter.typeId));
+      return paginate(page, {
+        count: () => db.$count(books, where),
+        rows: (limit, offset) =>
+          db.select().from(books).where(where).orderBy(...newestFirst(books.onShelfDate, books.id)).limit(limit).offset(offset),
+      });
+    },
+
+    async findById(id: string): Promise<BookRow | null> {
+      const [row] = await db.select().from(books).where(eq(books.id, id));
+      return row ?? null;
+    },
+
+    async insert(row: BookRow, executor: Db = db): Promise<BookRow> {
+      const [created] = await executor.insert(books).values(row).returning();
+      return created;
+    },
+
+    async update(id: string, changes: BookChanges, executor: Db = db): Promise<BookRow | null> {
+      const [row] = await executor.update(books).set(changes).where(eq(books.id, id)).returning();
+      return row ?? null;
+    },
+
+    async delete(id: string, executor: Db = db): Promise<boolean> {
+      const rows = await executor.delete(books).where(eq(books.id, id)).returning({ id: books.id });
+      return rows.length > 0;
+    },
+  };
+}

@@ -1,0 +1,53 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { IdParams, createdResponses, ok, responses } from '../../lib/http';
+import { Paged } from '../../lib/paging';
+import { Book, BookListQuery, CreateBookBody, UpdateBookBody } from './book.schemas';
+import type { BookService } from './book.service';
+
+const tags = ['book'];
+const security = [{ bearer: [] }];
+
+export const bookRoutes: FastifyPluginAsyncTypebox<{ books: BookService }> = async (app, { books }) => {
+  app.get(
+    '/',
+    {
+      config: { access: 'admin' },
+      schema: { tags, security, summary: '书籍列表（新上架的在前）', querystring: BookListQuery, response: responses(Paged(Book)) },
+    },
+    async (request) => ok(await books.list(request.query)),
+  );
+
+  app.get(
+    '/:id',
+    { config: { access: 'admin' }, schema: { tags, security, summary: '一本书', params: IdParams, response: responses(Book) } },
+    async (request) => ok(await books.get(request.params.id)),
+  );
+
+  app.post(
+    '/',
+    { config: { access: 'admin' }, schema: { tags, security, summary: '新增书籍', body: CreateBookBody, response: createdResponses(Book) } },
+    async (request, reply) => reply.status(201).send(ok(await books.create(request.body))),
+  );
+
+  app.patch(
+    '/:id',
+    {
+      config: { access: 'admin' },
+      schema: { tags, security, summary: '修改书籍', params: IdParams, body: UpdateBookBody, response: responses(Book) },
+    },
+    async (request) => ok(await books.update(request.params.id, request.body)),
+  );
+
+  app.delete(
+    '/:id',
+    {
+      config: { access: 'admin' },
+      schema: { tags, security, summary: '删除书籍及其评论', params: IdParams, response: responses(Type.Null()) },
+    },
+    async (request) => {
+      await books.remove(request.params.id);
+      return ok(null);
+    },
+  );
+};

@@ -1,0 +1,92 @@
+import type { Db } from '../../db/client';
+import { DEFAULT_BOOK_COVER } from '../../lib/defaults';
+import { badRequest, notFound } from '../../lib/errors';
+import { requiredHtml } from '../../lib/html';
+import { newId } from '../../lib/ids';
+import { mapPage, type Page } from '../../lib/paging';
+import type { CommentRepository } from '../comment/comment.repository';
+import type { TypeRepository } from '../type/type.repository';
+import type { BookChanges, BookRepository, BookRow } from './book.repository';
+import type { Book, BookListQuery, CreateBookBody, UpdateBookBody } from './book.schemas';
+
+const MISSING = '书籍不存在';
+const UNKNOWN_TYPE = '分类不存在';
+
+function toBook({ id, ...row }: BookRow): Book {
+  return { _id: id, ...row };
+}
+
+export type BookService = ReturnType<typeof createBookService>;
+
+export function createBookService(deps: {
+  db: Db;
+  books: BookRepository;
+  comments: CommentRepository;
+  types: TypeRepository;
+  now?: () => number;
+}) {
+  const { db, books, comments, types } = deps;
+  const now = deps.now ?? Date.now;
+
+  async function get(id: string): Promise<Book> {
+    const row = await books.findById(id);
+    if (!row) throw notFound(MISSING);
+    return toBook(row);
+  }
+
+  return {
+    get,
+
+    async list({ current, pageSize, bookTitle, typeId }: BookListQuery): Promise<Page<Book>> {
+      return mapPage(await books.list({ bookTitle, typeId }, { current, pageSize }), toBook);
+    },
+
+    async create(body: CreateBookBody): Promise<Book> {
+      const bookIntro = requiredHtml('bookIntro', body.bookIntro);
+      const at = now();
+      const created = await db.transaction(async (tx) => {
+        if (!(await types.holdForUse(body.typeId, tx))) throw badRequest(UNKNOWN_TYPE);
+        return books.insert(
+          {
+            id: newId(at),
+            bookTitle: body.bookTitle,
+            bookPic: body.bookPic || DEFAULT_BOOK_COVER,
+            downloadLink: body.downloadLink,
+            bookIntro,
+            scanNumber: 0,
+            commentNumber: 0,
+            onShelfDate: at,
+            requirePoints: body.requirePoints,
+            typeId: body.typeId,
+          },
+          tx,
+        );
+      });
+      return toBook(created);
+    },
+
+    async update(id: string, body: UpdateBookBody): Promise<Book> {
+      const changes: BookChanges = {
+        ...body,
+        ...(body.bookIntro !== undefined && { bookIntro: requiredHtml('bookIntro', body.bookIntro) }),
+        ...(body.bookPic !== undefined && { bookPic: body.bookPic || DEFAULT_BOOK_COVER }),
+      };
+      if (!Object.keys(changes).length) return get(id);
+      const updated = await db.transaction(async (tx) => {
+        if (changes.typeId && !(await types.holdForUse(changes.typeId, tx))) throw badRequest(UNKNOWN_TYPE);
+        const row = await books.update(id, changes, tx);
+        if (!row) throw notFound(MISSING);
+        if (changes.typeId) await comments.retypeUnder(2, id, changes.typeId, tx);
+        return row;
+      });
+      return toBook(updated);
+    },
+
+    async remove(id: string): Promise<void> {
+      await db.transaction(async (tx) => {
+        await comments.deleteUnder(2, id, tx);
+        if (!(await books.delete(id, tx))) throw notFound(MISSING);
+      });
+    },
+  };
+}

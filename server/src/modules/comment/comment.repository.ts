@@ -1,0 +1,144 @@
+import { and, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { books, comments, issues, users } from '../../db/schema';
+import { contains, equalTo } from '../../lib/filters';
+import { newestFirst, paginate, type Page, type PageRequest } from '../../lib/paging';
+
+export type CommentRow = typeof comments.$inferSelect;
+export type CommentRepository = ReturnType<typeof createCommentRepository>;
+
+/** 1: a comment on an issue; 2: on a book. */
+export type CommentType = 1 | 2;
+
+/** A list row: the comment with its author and what it is about, from one query. */
+export interface CommentListRow extends CommentRow {
+  user: { id: string; nickname: string; avatar: string };
+  target: { id: string; title: string };
+}
+
+export interface CommentFilter {
+  commentType?: CommentType;
+  issueId?: string;
+  bookId?: string;
+  typeId?: string;
+  commentContent?: string;
+}
+
+/** The issues and books whose comments changed, so that their counters can be put right. */
+export interface CommentTargets {
+  issueIds: string[];
+  bookIds: string[];
+}
+
+const parentOf = (commentType: CommentType) => (commentType === 1 ? issues : books);
+
+export function createCommentRepository(db: Db) {
+  return {
+    list(filter: CommentFilter, page: PageRequest): Promise<Page<CommentListRow>> {
+      const where = and(
+        equalTo(comments.commentType, filter.commentType),
+        equalTo(comments.issueId, filter.issueId),
+        equalTo(comments.bookId, filter.bookId),
+        equalTo(comments.typeId, filter.typeId),
+        contains(comments.commentContent, filter.commentContent),
+      );
+      return paginate(page, {
+        count: () => db.$count(comments, where),
+        rows: (limit, offset) =>
+          db
+            .select({
+              ...getTableColumns(comments),
+              user: { id: users.id, nickname: users.nickname, avatar: users.avatar },
+              target: {
+                id: sql<string>`coalesce(${comments.issueId}, ${comments.bookId})`,
+                title: sql<string>`coalesce(${issues.issueTitle}, ${books.bookTitle}, '')`,
+              },
+            })
+            .from(comments)
+            .innerJoin(users, eq(users.id, comments.userId))
+            .leftJoin(issues, eq(issues.id, comments.issueId))
+            .leftJoin(books, eq(books.id, comments.bookId))
+            .where(where)
+            .orderBy(...newestFirst(comments.commentDate, comments.id))
+            .limit(limit)
+            .offset(offset),
+      });
+    },
+
+    async parentExists(commentType: CommentType, parentId: string): Promise<boolean> {
+      const parent = parentOf(commentType);
+      const rows = await db.select({ id: parent.id }).from(parent).where(eq(parent.id, parentId));
+      return rows.length > 0;
+    },
+
+    async insert(row: CommentRow, executor: Db = db): Promise<CommentRow> {
+      const [created] = await executor.insert(comments).values(row).returning();
+      return created;
+    },
+
+    async delete(id: string, executor: Db = db): Promise<CommentRow | null> {
+      const [row] = await executor.delete(comments).where(eq(comments.id, id)).returning();
+      return row ?? null;
+    },
+
+    /**
+     * Moves the parent's commentNumber by `delta` and answers the parent's typeId, or null when
+     * there is no such parent. The update also locks the parent until the transaction ends.
+     */
+    async countOnParent(commentType: CommentType, parentId: string, delta: 1 | -1, executor: Db): Promise<string | null> {
+      const parent = parentOf(commentType);
+      const [row] = await executor
+        .update(parent)
+        .set({ commentNumber: sql`${parent.commentNumber} + ${delta}` })
+        .where(eq(parent.id, parentId))
+        .returning({ typeId: parent.typeId });
+      return row?.typeId ?? null;
+    },
+
+    /** Sets commentNumber of these issues and books to their true count. */
+    async recount(targets: CommentTargets, executor: Db): Promise<void> {
+      for (const [parent, ids, column] of [
+        [issues, targets.issueIds, comments.issueId],
+        [books, targets.bookIds, comments.bookId],
+      ] as const) {
+        if (!ids.length) continue;
+        // Locked first, in a fixed order: a comment being added meanwhile has then either
+        // committed (and is counted below) or adds its +1 after this transaction.
+        await executor.select({ id: parent.id }).from(parent).where(inArray(parent.id, ids)).orderBy(parent.id).for('update');
+        await executor
+          .update(parent)
+          .set({ commentNumber: sql`(select count(*)::int from ${comments} where ${column} = ${parent.id})` })
+          .where(inArray(parent.id, ids));
+      }
+    },
+
+    /** Deletes every comment the user wrote and answers where they were. */
+    async deleteByUser(userId: string, executor: Db): Promise<CommentTargets> {
+      const rows = await executor
+        .delete(comments)
+        .where(eq(comments.userId, userId))
+        .returning({ issueId: comments.issueId, bookId: comments.bookId });
+      const distinct = (ids: Array<string | null>) => [...new Set(ids.filter((id): id is string => id !== null))];
+      return { issueIds: distinct(rows.map((r) => r.issueId)), bookIds: distinct(rows.map((r) => r.bookId)) };
+    },
+
+    /** Deletes the comments under the user's issues, whoever wrote them. */
+    async deleteUnderIssuesOf(userId: string, executor: Db): Promise<void> {
+      await executor
+        .delete(comments)
+        .where(inArray(comments.issueId, executor.select({ id: issues.id }).from(issues).where(eq(issues.userId, userId))));
+    },
+
+    async deleteUnder(commentType: CommentType, parentId: string, executor: Db): Promise<void> {
+      await executor.delete(comments).where(eq(commentType === 1 ? comments.issueId : comments.bookId, parentId));
+    },
+
+    /** A comment's typeId is its parent's: when the parent changes type, its comments follow. */
+    async retypeUnder(commentType: CommentType, parentId: string, typeId: string, executor: Db): Promise<void> {
+      await executor
+        .update(comments)
+        .set({ typeId })
+        .where(eq(commentType === 1 ? comments.issueId : comments.bookId, parentId));
+    },
+  };
+}

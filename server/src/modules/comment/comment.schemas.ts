@@ -1,0 +1,58 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { IdFilter, TextFilter } from '../../lib/filters';
+import { HtmlField } from '../../lib/html';
+import { RefId } from '../../lib/http';
+import { ID_PATTERN } from '../../lib/ids';
+import { PageQuery } from '../../lib/paging';
+import { UserSummary } from '../user/user.schemas';
+
+export const CommentTypeSchema = Type.Union([Type.Literal(1), Type.Literal(2)], { description: '1 问答评论，2 书籍评论' });
+
+export const Comment = Type.Object(
+  {
+    _id: Type.String({ pattern: ID_PATTERN }),
+    userId: RefId,
+    issueId: Type.Union([RefId, Type.Null()]),
+    bookId: Type.Union([RefId, Type.Null()]),
+    typeId: RefId,
+    commentContent: Type.String({ description: '已净化的 HTML' }),
+    commentDate: Type.Integer({ description: 'epoch 毫秒' }),
+    commentType: CommentTypeSchema,
+  },
+  { title: 'Comment' },
+);
+export type Comment = Static<typeof Comment>;
+
+export const CommentTarget = Type.Object(
+  { _id: RefId, title: Type.String({ description: '问答标题或书籍标题' }) },
+  { title: 'CommentTarget' },
+);
+
+/** A comment as the lists show it: with its author and what it is about. */
+export const CommentRow = Type.Composite([Comment, Type.Object({ user: UserSummary, target: CommentTarget })], {
+  title: 'CommentRow',
+});
+export type CommentRow = Static<typeof CommentRow>;
+
+export const CommentTypeParams = Type.Object({ commentType: CommentTypeSchema });
+
+export const CommentListQuery = Type.Object(
+  { ...PageQuery, commentContent: TextFilter('评论内容'), typeId: IdFilter('分类 id') },
+  { additionalProperties: false },
+);
+export type CommentListQuery = Static<typeof CommentListQuery>;
+
+export const ParentCommentsQuery = Type.Object(PageQuery, { additionalProperties: false });
+export type ParentCommentsQuery = Static<typeof ParentCommentsQuery>;
+
+export const CreateCommentBody = Type.Object(
+  {
+    userId: RefId,
+    commentType: CommentTypeSchema,
+    issueId: Type.Optional(RefId),
+    bookId: Type.Optional(RefId),
+    commentContent: HtmlField(50_000),
+  },
+  { additionalProperties: false, description: 'commentType 为 1 时需要 issueId，为 2 时需要 bookId；分类取自评论对象' },
+);
+export type CreateCommentBody = Static<typeof CreateCommentBody>;

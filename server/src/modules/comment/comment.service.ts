@@ -1,0 +1,90 @@
+import type { Db } from '../../db/client';
+import { badRequest, notFound } from '../../lib/errors';
+import { requiredHtml } from '../../lib/html';
+import { FIELD_LABELS } from '../../lib/http';
+import { newId } from '../../lib/ids';
+import { mapPage, type Page, type PageRequest } from '../../lib/paging';
+import type { UserRepository } from '../user/user.repository';
+import type { CommentListRow, CommentRepository, CommentRow as StoredComment, CommentType } from './comment.repository';
+import type { Comment, CommentListQuery, CommentRow, CreateCommentBody } from './comment.schemas';
+
+const MISSING = '评论不存在';
+const PARENT_MISSING: Record<CommentType, string> = { 1: '问答不存在', 2: '书籍不存在' };
+const PARENT_FIELD: Record<CommentType, 'issueId' | 'bookId'> = { 1: 'issueId', 2: 'bookId' };
+
+function toComment(row: StoredComment): Comment {
+  return {
+    _id: row.id,
+    userId: row.userId,
+    issueId: row.issueId,
+    bookId: row.bookId,
+    typeId: row.typeId,
+    commentContent: row.commentContent,
+    commentDate: row.commentDate,
+    commentType: row.commentType as CommentType,
+  };
+}
+
+function toCommentRow(row: CommentListRow): CommentRow {
+  return {
+    ...toComment(row),
+    user: { _id: row.user.id, nickname: row.user.nickname, avatar: row.user.avatar },
+    target: { _id: row.target.id, title: row.target.title },
+  };
+}
+
+export type CommentService = ReturnType<typeof createCommentService>;
+
+export function createCommentService(deps: { db: Db; comments: CommentRepository; users: UserRepository; now?: () => number }) {
+  const { db, comments, users } = deps;
+  const now = deps.now ?? Date.now;
+
+  return {
+    async list(commentType: CommentType, { current, pageSize, commentContent, typeId }: CommentListQuery): Promise<Page<CommentRow>> {
+      return mapPage(await comments.list({ commentType, commentContent, typeId }, { current, pageSize }), toCommentRow);
+    },
+
+    /** One issue's (1) or one book's (2) comments. */
+    async listUnder(commentType: CommentType, parentId: string, page: PageRequest): Promise<Page<CommentRow>> {
+      if (!(await comments.parentExists(commentType, parentId))) throw notFound(PARENT_MISSING[commentType]);
+      return mapPage(await comments.list({ commentType, [PARENT_FIELD[commentType]]: parentId }, page), toCommentRow);
+    },
+
+    async create(body: CreateCommentBody): Promise<Comment> {
+      const { commentType, userId } = body;
+      const field = PARENT_FIELD[commentType];
+      const parentId = body[field];
+      if (!parentId) throw badRequest(`缺少必填字段：${FIELD_LABELS[field]}（${field}）`);
+      const commentContent = requiredHtml('commentContent', body.commentContent);
+      const at = now();
+      const created = await db.transaction(async (tx) => {
+        if (!(await users.holdForUse(userId, tx))) throw badRequest('用户不存在');
+        const typeId = await comments.countOnParent(commentType, parentId, 1, tx);
+        if (!typeId) throw badRequest(PARENT_MISSING[commentType]);
+        return comments.insert(
+          {
+            id: newId(at),
+            userId,
+            issueId: commentType === 1 ? parentId : null,
+            bookId: commentType === 2 ? parentId : null,
+            typeId,
+            commentContent,
+            commentDate: at,
+            commentType,
+          },
+          tx,
+        );
+      });
+      return toComment(created);
+    },
+
+    async remove(id: string): Promise<void> {
+      await db.transaction(async (tx) => {
+        const removed = await comments.delete(id, tx);
+        if (!removed) throw notFound(MISSING);
+        const parentId = removed.issueId ?? removed.bookId;
+        if (parentId) await comments.countOnParent(removed.issueId ? 1 : 2, parentId, -1, tx);
+      });
+    },
+  };
+}

@@ -1,0 +1,106 @@
+import type { Db } from '../../db/client';
+import { booleanFilter } from '../../lib/filters';
+import { badRequest, notFound } from '../../lib/errors';
+import { requiredHtml } from '../../lib/html';
+import { newId } from '../../lib/ids';
+import { mapPage, type Page } from '../../lib/paging';
+import type { CommentRepository } from '../comment/comment.repository';
+import type { TypeRepository } from '../type/type.repository';
+import type { UserRepository } from '../user/user.repository';
+import type { IssueRepository, IssueWithUser } from './issue.repository';
+import type { CreateIssueBody, Issue, IssueListQuery, UpdateIssueBody } from './issue.schemas';
+
+const MISSING = '问答不存在';
+const UNKNOWN_TYPE = '分类不存在';
+const UNKNOWN_USER = '用户不存在';
+
+function toIssue({ id, user, ...row }: IssueWithUser): Issue {
+  return {
+    _id: id,
+    issueTitle: row.issueTitle,
+    issueContent: row.issueContent,
+    scanNumber: row.scanNumber,
+    commentNumber: row.commentNumber,
+    issueStatus: row.issueStatus,
+    issueDate: row.issueDate,
+    userId: row.userId,
+    typeId: row.typeId,
+    user: { _id: user.id, nickname: user.nickname, avatar: user.avatar },
+  };
+}
+
+export type IssueService = ReturnType<typeof createIssueService>;
+
+export function createIssueService(deps: {
+  db: Db;
+  issues: IssueRepository;
+  comments: CommentRepository;
+  users: UserRepository;
+  types: TypeRepository;
+  now?: () => number;
+}) {
+  const { db, issues, comments, users, types } = deps;
+  const now = deps.now ?? Date.now;
+
+  async function get(id: string): Promise<Issue> {
+    const row = await issues.findById(id);
+    if (!row) throw notFound(MISSING);
+    return toIssue(row);
+  }
+
+  return {
+    get,
+
+    async list({ current, pageSize, issueTitle, typeId, issueStatus }: IssueListQuery): Promise<Page<Issue>> {
+      const page = await issues.list({ issueTitle, typeId, issueStatus: booleanFilter(issueStatus) }, { current, pageSize });
+      return mapPage(page, toIssue);
+    },
+
+    async create(body: CreateIssueBody): Promise<Issue> {
+      const issueContent = requiredHtml('issueContent', body.issueContent);
+      const at = now();
+      const id = newId(at);
+      await db.transaction(async (tx) => {
+        if (!(await users.holdForUse(body.userId, tx))) throw badRequest(UNKNOWN_USER);
+        if (!(await types.holdForUse(body.typeId, tx))) throw badRequest(UNKNOWN_TYPE);
+        await issues.insert(
+          {
+            id,
+            issueTitle: body.issueTitle,
+            issueContent,
+            scanNumber: 0,
+            commentNumber: 0,
+            issueStatus: false,
+            issueDate: at,
+            userId: body.userId,
+            typeId: body.typeId,
+          },
+          tx,
+        );
+      });
+      return get(id);
+    },
+
+    async update(id: string, body: UpdateIssueBody): Promise<Issue> {
+      const changes = {
+        ...body,
+        ...(body.issueContent !== undefined && { issueContent: requiredHtml('issueContent', body.issueContent) }),
+      };
+      if (Object.keys(changes).length) {
+        await db.transaction(async (tx) => {
+          if (changes.typeId && !(await types.holdForUse(changes.typeId, tx))) throw badRequest(UNKNOWN_TYPE);
+          if (!(await issues.update(id, changes, tx))) throw notFound(MISSING);
+          if (changes.typeId) await comments.retypeUnder(1, id, changes.typeId, tx);
+        });
+      }
+      return get(id);
+    },
+
+    async remove(id: string): Promise<void> {
+      await db.transaction(async (tx) => {
+        await comments.deleteUnder(1, id, tx);
+        if (!(await issues.delete(id, tx))) throw notFound(MISSING);
+      });
+    },
+  };
+}

@@ -1,0 +1,113 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { queryRows, type Db } from '../../db/client';
+import { users } from '../../db/schema';
+import { contains, equalTo } from '../../lib/filters';
+import { newestFirst, paginate, type Page, type PageRequest } from '../../lib/paging';
+
+/** A user as it may leave the database: everything but the password hash. */
+export type UserRow = Omit<typeof users.$inferSelect, 'passwordHash'>;
+export type NewUserRow = typeof users.$inferInsert;
+export type UserChanges = Partial<Omit<typeof users.$inferSelect, 'id' | 'registerDate' | 'lastLoginDate'>>;
+export type UserRepository = ReturnType<typeof createUserRepository>;
+
+export interface UserFilter {
+  loginId?: string;
+  nickname?: string;
+  enabled?: boolean;
+}
+
+const publicColumns = {
+  id: users.id,
+  loginId: users.loginId,
+  nickname: users.nickname,
+  avatar: users.avatar,
+  mail: users.mail,
+  qq: users.qq,
+  wechat: users.wechat,
+  intro: users.intro,
+  points: users.points,
+  enabled: users.enabled,
+  registerDate: users.registerDate,
+  lastLoginDate: users.lastLoginDate,
+};
+
+export function createUserRepository(db: Db) {
+  return {
+    list(filter: UserFilter, page: PageRequest): Promise<Page<UserRow>> {
+      const where = and(
+        contains(users.loginId, filter.loginId),
+        contains(users.nickname, filter.nickname),
+        equalTo(users.enabled, filter.enabled),
+      );
+      return paginate(page, {
+        count: () => db.$count(users, where),
+        rows: (limit, offset) =>
+          db
+            .select(publicColumns)
+            .from(users)
+            .where(where)
+            .orderBy(...newestFirst(users.registerDate, users.id))
+            .limit(limit)
+            .offset(offset),
+      });
+    },
+
+    async findById(id: string): Promise<UserRow | null> {
+      const [row] = await db.select(publicColumns).from(users).where(eq(users.id, id));
+      return row ?? null;
+    },
+
+    async loginIdOwner(loginId: string): Promise<string | null> {
+      const [row] = await db.select({ id: users.id }).from(users).where(eq(users.loginId, loginId));
+      return row?.id ?? null;
+    },
+
+    /**
+     * Whether the user exists; inside a transaction it also cannot be deleted until the end, so
+     * what is written for the user never meets a vanished user.
+     */
+    async holdForUse(id: string, executor: Db): Promise<boolean> {
+      const rows = await executor.select({ id: users.id }).from(users).where(eq(users.id, id)).for('key share');
+      return rows.length > 0;
+    },
+
+    /**
+     * Whether the user exists, locking it for deletion: from here on nobody can write anything
+     * for the user, so what the deletion cleans up stays complete.
+     */
+    async lockForDelete(id: string, executor: Db): Promise<boolean> {
+      const rows = await executor.select({ id: users.id }).from(users).where(eq(users.id, id)).for('update');
+      return rows.length > 0;
+    },
+
+    /** null when the loginId is taken (also when two writers race). */
+    async insert(row: NewUserRow): Promise<UserRow | null> {
+      const [created] = await db.insert(users).values(row).onConflictDoNothing().returning(publicColumns);
+      return created ?? null;
+    },
+
+    async update(id: string, changes: UserChanges): Promise<UserRow | null> {
+      const [row] = await db.update(users).set(changes).where(eq(users.id, id)).returning(publicColumns);
+      return row ?? null;
+    },
+
+    /**
+     * What goes with the user: their issues, and the comments written by them or under their
+     * issues (two disjoint index-backed counts rather than one OR that would scan every comment).
+     */
+    async impact(id: string): Promise<{ issues: number; comments: number }> {
+      const [row] = await queryRows<{ issues: number; own: number; underIssues: number }>(db, sql`
+        select
+          (select count(*)::int from issues where user_id = ${id}) as "issues",
+          (select count(*)::int from comments where user_id = ${id}) as "own",
+          (select count(*)::int from comments c join issues i on i.id = c.issue_id
+            where i.user_id = ${id} and c.user_id <> ${id}) as "underIssues"`);
+      return { issues: Number(row.issues), comments: Number(row.own) + Number(row.underIssues) };
+    },
+
+    async delete(id: string, executor: Db = db): Promise<boolean> {
+      const rows = await executor.delete(users).where(eq(users.id, id)).returning({ id: users.id });
+      return rows.length > 0;
+    },
+  };
+}

@@ -1,0 +1,74 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { IdParams, createdResponses, ok, responses } from '../../lib/http';
+import { Paged } from '../../lib/paging';
+import { CreateUserBody, CreatedUser, UpdateUserBody, User, UserImpact, UserListQuery, UserLoginIdParams } from './user.schemas';
+import type { UserService } from './user.service';
+
+const tags = ['user'];
+const security = [{ bearer: [] }];
+
+export const userRoutes: FastifyPluginAsyncTypebox<{ users: UserService }> = async (app, { users }) => {
+  app.get(
+    '/',
+    {
+      config: { access: 'admin' },
+      schema: { tags, security, summary: '用户列表（新注册的在前）', querystring: UserListQuery, response: responses(Paged(User)) },
+    },
+    async (request) => ok(await users.list(request.query)),
+  );
+
+  app.get(
+    '/userIsExist/:loginId',
+    {
+      config: { access: 'admin' },
+      schema: { tags, security, summary: '登录账号是否已被使用', params: UserLoginIdParams, response: responses(Type.Boolean()) },
+    },
+    async (request) => ok(await users.loginIdTaken(request.params.loginId)),
+  );
+
+  app.get(
+    '/:id',
+    { config: { access: 'admin' }, schema: { tags, security, summary: '一个用户', params: IdParams, response: responses(User) } },
+    async (request) => ok(await users.get(request.params.id)),
+  );
+
+  app.get(
+    '/:id/impact',
+    {
+      config: { access: 'admin' },
+      schema: { tags, security, summary: '删除该用户会一并删除的问答数和评论数', params: IdParams, response: responses(UserImpact) },
+    },
+    async (request) => ok(await users.impact(request.params.id)),
+  );
+
+  app.post(
+    '/',
+    {
+      config: { access: 'admin' },
+      schema: { tags, security, summary: '新增用户', body: CreateUserBody, response: createdResponses(CreatedUser) },
+    },
+    async (request, reply) => reply.status(201).send(ok(await users.create(request.body))),
+  );
+
+  app.patch(
+    '/:id',
+    {
+      config: { access: 'admin' },
+      schema: { tags, security, summary: '修改用户（loginPwd 非空时设置新密码）', params: IdParams, body: UpdateUserBody, response: responses(User) },
+    },
+    async (request) => ok(await users.update(request.params.id, request.body)),
+  );
+
+  app.delete(
+    '/:id',
+    {
+      config: { access: 'super' },
+      schema: { tags, security, summary: '删除用户及其问答和评论（超级管理员）', params: IdParams, response: responses(Type.Null()) },
+    },
+    async (request) => {
+      await users.remove(request.params.id);
+      return ok(null);
+    },
+  );
+};

@@ -1,0 +1,121 @@
+import { randomInt } from 'node:crypto';
+import type { Db } from '../../db/client';
+import { DEFAULT_AVATAR, DEFAULT_USER_NICKNAME, DEFAULT_USER_POINTS } from '../../lib/defaults';
+import { conflict, isUniqueViolation, notFound } from '../../lib/errors';
+import { booleanFilter } from '../../lib/filters';
+import { newId } from '../../lib/ids';
+import { mapPage, type Page } from '../../lib/paging';
+import { checkPassword, hashPassword, randomPassword } from '../../lib/passwords';
+import type { CommentRepository } from '../comment/comment.repository';
+import type { IssueRepository } from '../issue/issue.repository';
+import type { UserChanges, UserRepository, UserRow } from './user.repository';
+import type { CreateUserBody, UpdateUserBody, User, UserImpact, UserListQuery } from './user.schemas';
+
+const MISSING = '用户不存在';
+const TAKEN = '该用户已存在';
+
+function toUser({ id, ...row }: UserRow): User {
+  return { _id: id, ...row };
+}
+
+export type UserService = ReturnType<typeof createUserService>;
+
+export function createUserService(deps: {
+  db: Db;
+  users: UserRepository;
+  issues: IssueRepository;
+  comments: CommentRepository;
+  now?: () => number;
+}) {
+  const { db, users, issues, comments } = deps;
+  const now = deps.now ?? Date.now;
+
+  async function mustFind(id: string): Promise<UserRow> {
+    const row = await users.findById(id);
+    if (!row) throw notFound(MISSING);
+    return row;
+  }
+
+  return {
+    async list({ current, pageSize, loginId, nickname, enabled }: UserListQuery): Promise<Page<User>> {
+      return mapPage(await users.list({ loginId, nickname, enabled: booleanFilter(enabled) }, { current, pageSize }), toUser);
+    },
+
+    async get(id: string): Promise<User> {
+      return toUser(await mustFind(id));
+    },
+
+    async loginIdTaken(loginId: string): Promise<boolean> {
+      return (await users.loginIdOwner(loginId)) !== null;
+    },
+
+    async impact(id: string): Promise<UserImpact> {
+      await mustFind(id);
+      return users.impact(id);
+    },
+
+    async create(body: CreateUserBody): Promise<User & { initialPassword?: string }> {
+      const generated = body.loginPwd ? null : randomPassword();
+      const password = body.loginPwd || generated!;
+      checkPassword(password);
+      if (await users.loginIdOwner(body.loginId)) throw conflict(TAKEN);
+      const at = now();
+      const created = await users.insert({
+        id: newId(at),
+        loginId: body.loginId,
+        passwordHash: await hashPassword(password),
+        nickname: body.nickname || `${DEFAULT_USER_NICKNAME}${randomInt(100_000, 1_000_000)}`,
+        avatar: body.avatar || DEFAULT_AVATAR,
+        mail: body.mail ?? '',
+        qq: body.qq ?? '',
+        wechat: body.wechat ?? '',
+        intro: body.intro ?? '',
+        points: body.points ?? DEFAULT_USER_POINTS,
+        enabled: body.enabled ?? true,
+        registerDate: at,
+        lastLoginDate: at,
+      });
+      if (!created) throw conflict(TAKEN);
+      return generated ? { ...toUser(created), initialPassword: generated } : toUser(created);
+    },
+
+    async update(id: string, body: UpdateUserBody): Promise<User> {
+      const { loginPwd, ...fields } = body;
+      if (loginPwd) checkPassword(loginPwd);
+      if (fields.loginId) {
+        const owner = await users.loginIdOwner(fields.loginId);
+        if (owner && owner !== id) throw conflict(TAKEN);
+      }
+      const changes: UserChanges = {
+        ...fields,
+        ...(fields.avatar !== undefined && { avatar: fields.avatar || DEFAULT_AVATAR }),
+        // An empty password field means "unchanged", as on the admin form.
+        ...(loginPwd && { passwordHash: await hashPassword(loginPwd) }),
+      };
+      if (!Object.keys(changes).length) return toUser(await mustFind(id));
+      try {
+        const row = await users.update(id, changes);
+        if (!row) throw notFound(MISSING);
+        return toUser(row);
+      } catch (error) {
+        if (isUniqueViolation(error)) throw conflict(TAKEN);
+        throw error;
+      }
+    },
+
+    /**
+     * Removes the user with their issues and every comment that goes with them, and puts right
+     * the comment counts of the issues and books they had commented on: all or nothing.
+     */
+    async remove(id: string): Promise<void> {
+      await db.transaction(async (tx) => {
+        if (!(await users.lockForDelete(id, tx))) throw notFound(MISSING);
+        const commentedOn = await comments.deleteByUser(id, tx);
+        await comments.deleteUnderIssuesOf(id, tx);
+        await issues.deleteByUser(id, tx);
+        await comments.recount(commentedOn, tx);
+        await users.delete(id, tx);
+      });
+    },
+  };
+}
