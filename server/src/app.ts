@@ -23,6 +23,9 @@ import { createBookService } from './modules/book/book.service';
 import { createCommentRepository } from './modules/comment/comment.repository';
 import { commentRoutes } from './modules/comment/comment.routes';
 import { createCommentService } from './modules/comment/comment.service';
+import { createInterviewRepository } from './modules/interview/interview.repository';
+import { interviewRoutes } from './modules/interview/interview.routes';
+import { createInterviewService } from './modules/interview/interview.service';
 import { createIssueRepository } from './modules/issue/issue.repository';
 import { issueRoutes } from './modules/issue/issue.routes';
 import { createIssueService } from './modules/issue/issue.service';
@@ -98,6 +101,7 @@ export async function buildApp({ config, database, logger = false, now }: AppOpt
   const commentRepo = createCommentRepository(db);
   const users = createUserService({ db, users: userRepo, issues: issueRepo, comments: commentRepo, now });
   const books = createBookService({ db, books: createBookRepository(db), comments: commentRepo, types: typeRepo, now });
+  const interviews = createInterviewService({ db, interviews: createInterviewRepository(db), types: typeRepo, now });
   const issues = createIssueService({ db, issues: issueRepo, comments: commentRepo, users: userRepo, types: typeRepo, now });
   const comments = createCommentService({ db, comments: commentRepo, users: userRepo, now });
 
@@ -110,6 +114,7 @@ export async function buildApp({ config, database, logger = false, now }: AppOpt
   await app.register(uploadRoutes, { prefix: '/api/upload', uploads });
   await app.register(userRoutes, { prefix: '/api/user', users });
   await app.register(bookRoutes, { prefix: '/api/book', books });
+  await app.register(interviewRoutes, { prefix: '/api/interview', interviews });
   await app.register(issueRoutes, { prefix: '/api/issue', issues });
   await app.register(commentRoutes, { prefix: '/api/comment', comments });
   await app.register(uploadedFileRoutes, { prefix: '/static/uploads', uploads });

@@ -1,0 +1,53 @@
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { interviews } from '../../db/schema';
+import { contains, equalTo } from '../../lib/filters';
+import { newestFirst, paginate, type Page, type PageRequest } from '../../lib/paging';
+
+export type InterviewRow = typeof interviews.$inferSelect;
+export type InterviewChanges = Partial<Pick<InterviewRow, 'interviewTitle' | 'interviewContent' | 'typeId'>>;
+export type InterviewRepository = ReturnType<typeof createInterviewRepository>;
+
+export interface InterviewFilter {
+  interviewTitle?: string;
+  typeId?: string;
+}
+
+export function createInterviewRepository(db: Db) {
+  return {
+    list(filter: InterviewFilter, page: PageRequest): Promise<Page<InterviewRow>> {
+      const where = and(contains(interviews.interviewTitle, filter.interviewTitle), equalTo(interviews.typeId, filter.typeId));
+      return paginate(page, {
+        count: () => db.$count(interviews, where),
+        rows: (limit, offset) =>
+          db
+            .select()
+            .from(interviews)
+            .where(where)
+            .orderBy(...newestFirst(interviews.onShelfDate, interviews.id))
+            .limit(limit)
+            .offset(offset),
+      });
+    },
+
+    async findById(id: string): Promise<InterviewRow | null> {
+      const [row] = await db.select().from(interviews).where(eq(interviews.id, id));
+      return row ?? null;
+    },
+
+    async insert(row: InterviewRow, executor: Db = db): Promise<InterviewRow> {
+      const [created] = await executor.insert(interviews).values(row).returning();
+      return created;
+    },
+
+    async update(id: string, changes: InterviewChanges, executor: Db = db): Promise<InterviewRow | null> {
+      const [row] = await executor.update(interviews).set(changes).where(eq(interviews.id, id)).returning();
+      return row ?? null;
+    },
+
+    async delete(id: string): Promise<boolean> {
+      const rows = await db.delete(interviews).where(eq(interviews.id, id)).returning({ id: interviews.id });
+      return rows.length > 0;
+    },
+  };
+}

@@ -1,0 +1,59 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { IdParams, createdResponses, ok, responses } from '../../lib/http';
+import { Paged } from '../../lib/paging';
+import { CreateInterviewBody, Interview, InterviewListQuery, UpdateInterviewBody } from './interview.schemas';
+import type { InterviewService } from './interview.service';
+
+const tags = ['interview'];
+const security = [{ bearer: [] }];
+
+export const interviewRoutes: FastifyPluginAsyncTypebox<{ interviews: InterviewService }> = async (app, { interviews }) => {
+  app.get(
+    '/',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags,
+        security,
+        summary: '面试题列表（新上架的在前）',
+        querystring: InterviewListQuery,
+        response: responses(Paged(Interview)),
+      },
+    },
+    async (request) => ok(await interviews.list(request.query)),
+  );
+
+  app.get(
+    '/:id',
+    { config: { access: 'admin' }, schema: { tags, security, summary: '一道面试题', params: IdParams, response: responses(Interview) } },
+    async (request) => ok(await interviews.get(request.params.id)),
+  );
+
+  app.post(
+    '/',
+    {
+      config: { access: 'admin' },
+      schema: { tags, security, summary: '新增面试题', body: CreateInterviewBody, response: createdResponses(Interview) },
+    },
+    async (request, reply) => reply.status(201).send(ok(await interviews.create(request.body))),
+  );
+
+  app.patch(
+    '/:id',
+    {
+      config: { access: 'admin' },
+      schema: { tags, security, summary: '修改面试题', params: IdParams, body: UpdateInterviewBody, response: responses(Interview) },
+    },
+    async (request) => ok(await interviews.update(request.params.id, request.body)),
+  );
+
+  app.delete(
+    '/:id',
+    { config: { access: 'admin' }, schema: { tags, security, summary: '删除面试题', params: IdParams, response: responses(Type.Null()) } },
+    async (request) => {
+      await interviews.remove(request.params.id);
+      return ok(null);
+    },
+  );
+};

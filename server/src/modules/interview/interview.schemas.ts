@@ -1,0 +1,36 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { IdFilter, TextFilter } from '../../lib/filters';
+import { HtmlField } from '../../lib/html';
+import { RefId } from '../../lib/http';
+import { ID_PATTERN } from '../../lib/ids';
+import { PageQuery } from '../../lib/paging';
+
+export const Interview = Type.Object(
+  {
+    _id: Type.String({ pattern: ID_PATTERN }),
+    interviewTitle: Type.String(),
+    interviewContent: Type.String({ description: '已净化的 HTML' }),
+    onShelfDate: Type.Integer({ description: 'epoch 毫秒' }),
+    typeId: RefId,
+  },
+  { title: 'Interview' },
+);
+export type Interview = Static<typeof Interview>;
+
+export const InterviewListQuery = Type.Object(
+  { ...PageQuery, interviewTitle: TextFilter('题目标题'), typeId: IdFilter('分类 id') },
+  { additionalProperties: false },
+);
+export type InterviewListQuery = Static<typeof InterviewListQuery>;
+
+const fields = {
+  interviewTitle: Type.String({ minLength: 1, maxLength: 200 }),
+  interviewContent: HtmlField(500_000),
+  typeId: RefId,
+};
+
+export const CreateInterviewBody = Type.Object(fields, { additionalProperties: false });
+export type CreateInterviewBody = Static<typeof CreateInterviewBody>;
+
+export const UpdateInterviewBody = Type.Partial(Type.Object(fields), { additionalProperties: false });
+export type UpdateInterviewBody = Static<typeof UpdateInterviewBody>;

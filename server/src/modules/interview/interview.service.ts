@@ -1,0 +1,64 @@
+import type { Db } from '../../db/client';
+import { badRequest, notFound } from '../../lib/errors';
+import { requiredHtml } from '../../lib/html';
+import { newId } from '../../lib/ids';
+import { mapPage, type Page } from '../../lib/paging';
+import type { TypeRepository } from '../type/type.repository';
+import type { InterviewChanges, InterviewRepository, InterviewRow } from './interview.repository';
+import type { CreateInterviewBody, Interview, InterviewListQuery, UpdateInterviewBody } from './interview.schemas';
+
+const MISSING = '面试题不存在';
+const UNKNOWN_TYPE = '分类不存在';
+
+function toInterview({ id, ...row }: InterviewRow): Interview {
+  return { _id: id, ...row };
+}
+
+export type InterviewService = ReturnType<typeof createInterviewService>;
+
+export function createInterviewService(deps: { db: Db; interviews: InterviewRepository; types: TypeRepository; now?: () => number }) {
+  const { db, interviews, types } = deps;
+  const now = deps.now ?? Date.now;
+
+  async function get(id: string): Promise<Interview> {
+    const row = await interviews.findById(id);
+    if (!row) throw notFound(MISSING);
+    return toInterview(row);
+  }
+
+  return {
+    get,
+
+    async list({ current, pageSize, interviewTitle, typeId }: InterviewListQuery): Promise<Page<Interview>> {
+      return mapPage(await interviews.list({ interviewTitle, typeId }, { current, pageSize }), toInterview);
+    },
+
+    async create(body: CreateInterviewBody): Promise<Interview> {
+      const interviewContent = requiredHtml('interviewContent', body.interviewContent);
+      const at = now();
+      const created = await db.transaction(async (tx) => {
+        if (!(await types.holdForUse(body.typeId, tx))) throw badRequest(UNKNOWN_TYPE);
+        return interviews.insert({ id: newId(at), interviewTitle: body.interviewTitle, interviewContent, onShelfDate: at, typeId: body.typeId }, tx);
+      });
+      return toInterview(created);
+    },
+
+    async update(id: string, body: UpdateInterviewBody): Promise<Interview> {
+      const changes: InterviewChanges = {
+        ...body,
+        ...(body.interviewContent !== undefined && { interviewContent: requiredHtml('interviewContent', body.interviewContent) }),
+      };
+      if (!Object.keys(changes).length) return get(id);
+      const updated = await db.transaction(async (tx) => {
+        if (changes.typeId && !(await types.holdForUse(changes.typeId, tx))) throw badRequest(UNKNOWN_TYPE);
+        return interviews.update(id, changes, tx);
+      });
+      if (!updated) throw notFound(MISSING);
+      return toInterview(updated);
+    },
+
+    async remove(id: string): Promise<void> {
+      if (!(await interviews.delete(id))) throw notFound(MISSING);
+    },
+  };
+}
