@@ -29,6 +29,9 @@ import { createInterviewService } from './modules/interview/interview.service';
 import { createIssueRepository } from './modules/issue/issue.repository';
 import { issueRoutes } from './modules/issue/issue.routes';
 import { createIssueService } from './modules/issue/issue.service';
+import { createStatsRepository } from './modules/stats/stats.repository';
+import { statsRoutes } from './modules/stats/stats.routes';
+import { createStatsService } from './modules/stats/stats.service';
 import { createTypeRepository } from './modules/type/type.repository';
 import { typeRoutes } from './modules/type/type.routes';
 import { createTypeService } from './modules/type/type.service';
@@ -104,6 +107,7 @@ export async function buildApp({ config, database, logger = false, now }: AppOpt
   const interviews = createInterviewService({ db, interviews: createInterviewRepository(db), types: typeRepo, now });
   const issues = createIssueService({ db, issues: issueRepo, comments: commentRepo, users: userRepo, types: typeRepo, now });
   const comments = createCommentService({ db, comments: commentRepo, users: userRepo, now });
+  const stats = createStatsService({ stats: createStatsRepository(db), now });
 
   registerAuth(app, auth);
 
@@ -117,6 +121,7 @@ export async function buildApp({ config, database, logger = false, now }: AppOpt
   await app.register(interviewRoutes, { prefix: '/api/interview', interviews });
   await app.register(issueRoutes, { prefix: '/api/issue', issues });
   await app.register(commentRoutes, { prefix: '/api/comment', comments });
+  await app.register(statsRoutes, { prefix: '/api/stats', stats });
   await app.register(uploadedFileRoutes, { prefix: '/static/uploads', uploads });
 
   app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {

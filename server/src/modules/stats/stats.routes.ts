@@ -1,0 +1,20 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ok, responses } from '../../lib/http';
+import { Stats } from './stats.schemas';
+import type { StatsService } from './stats.service';
+
+export const statsRoutes: FastifyPluginAsyncTypebox<{ stats: StatsService }> = async (app, { stats }) => {
+  app.get(
+    '/',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags: ['stats'],
+        security: [{ bearer: [] }],
+        summary: '首页统计：各项总数和最近 30 天每天的新用户、新问答、新评论',
+        response: responses(Stats),
+      },
+    },
+    async () => ok(await stats.get()),
+  );
+};
