@@ -7,7 +7,7 @@ const useMock = process.env.MOCK === '1';
 const server = 'http://127.0.0.1:7001';
 
 export default defineConfig({
-  antd: { configProvider: {} },
+  antd: {},
   access: {},
   model: {},
   initialState: { loading: '@/loading' },

@@ -1,11 +1,13 @@
-import type { RequestConfig, RunTimeLayoutConfig, RuntimeAntdConfig } from '@umijs/max';
+import type { RequestConfig, RunTimeLayoutConfig } from '@umijs/max';
 import { history } from '@umijs/max';
-import { message } from 'antd';
+import { App, ConfigProvider } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
-import { lazy, Suspense } from 'react';
-import Loading from '@/loading';
+import type { ReactNode } from 'react';
+import Forbidden from '@/components/Forbidden';
+import SessionLoadFailed from '@/components/SessionLoadFailed';
 import { describeRequestError, errorStatus, requestConfig } from '@/requestErrorConfig';
 import { logout, whoami } from '@/services/admin';
+import { message, MessageBridge } from '@/utils/feedback';
 import {
   clearToken,
   expireSession,
@@ -14,10 +16,6 @@ import {
   LOGIN_PATH,
   toInitialState,
 } from '@/utils/session';
-
-// Kept out of the first bundle: /login never needs them.
-const Forbidden = lazy(() => import('@/components/Forbidden'));
-const SessionLoadFailed = lazy(() => import('@/components/SessionLoadFailed'));
 
 /** On /login a live session sends the admin back where they came from (SPEC.md §2). */
 async function leaveLoginIfSignedIn(): Promise<InitialState> {
@@ -78,18 +76,23 @@ export const layout: RunTimeLayoutConfig = ({ error, refresh, setInitialState })
     message.success('退出登录成功');
     await setInitialState({});
   },
-  unAccessible: (
-    <Suspense fallback={<Loading />}>
-      {error ? <SessionLoadFailed onRetry={refresh} /> : <Forbidden />}
-    </Suspense>
-  ),
+  unAccessible: error ? <SessionLoadFailed onRetry={refresh} /> : <Forbidden />,
 });
 
 export const request: RequestConfig = requestConfig;
 
-// Buttons keep their texts exactly (「登录」, not 「登 录」): SCREENS.md quotes them so.
-export const antd: RuntimeAntdConfig = (memo) => ({
-  ...memo,
-  locale: zhCN,
-  button: { autoInsertSpace: false },
-});
+/*
+ * Chinese texts for antd's own words (pagination, Popconfirm, empty tables), buttons that keep
+ * their texts exactly (「登录」, not 「登 录」) as SCREENS.md quotes them, and the <App> whose message
+ * instance every part of the app uses (see utils/feedback).
+ */
+export function rootContainer(container: ReactNode) {
+  return (
+    <ConfigProvider locale={zhCN} button={{ autoInsertSpace: false }}>
+      <App component={false}>
+        <MessageBridge />
+        {container}
+      </App>
+    </ConfigProvider>
+  );
+}

@@ -1,5 +1,4 @@
 import { createHistory, history, request } from '@umijs/max';
-import { message } from 'antd';
 import {
   ApiError,
   describeRequestError,
@@ -8,6 +7,7 @@ import {
   TRANSPORT_MESSAGES,
 } from '@/requestErrorConfig';
 import { envelope, installFakeNetwork, refusal, type FakeServer } from '@/testing/fakeNetwork';
+import { message } from '@/utils/feedback';
 
 const httpError = (status: number, body?: unknown) =>
   Object.assign(new Error(`Request failed with status code ${status}`), {

@@ -1,5 +1,5 @@
 import type { RequestConfig, RequestOptions } from '@umijs/max';
-import { message } from 'antd';
+import { message } from '@/utils/feedback';
 import { expireSession, getToken } from '@/utils/session';
 
 /** Every JSON answer of the server (CONTRACT.md "Conventions"). */

@@ -1,4 +1,8 @@
 import '@testing-library/jest-dom';
+// The polyfills Umi's entry loads in the browser; dva-core needs its regenerator runtime.
+import '@@/core/polyfill';
+import { act } from '@testing-library/react';
+import { message } from '@/utils/feedback';
 
 // jsdom lacks the layout APIs that antd and ProComponents call while rendering.
 
@@ -26,10 +30,17 @@ class ResizeObserverStub implements ResizeObserver {
 }
 if (!window.ResizeObserver) window.ResizeObserver = ResizeObserverStub;
 
-// rc-table and rc-virtual-list measure scrollbars through getComputedStyle with a pseudo element,
-// which jsdom does not implement and reports as an error on every call.
-const computeStyle = window.getComputedStyle.bind(window);
-window.getComputedStyle = (element: Element) => computeStyle(element);
+// jsdom's getComputedStyle cascades every stylesheet for each call, and antd's CSS-in-JS puts
+// thousands of rules in the page: role and name queries then take seconds per element. There is
+// no layout in jsdom to compute anyway, so the inline style stands in for the computed one (this
+// also covers the pseudo-element form, which jsdom does not implement).
+window.getComputedStyle = (element: Element) =>
+  (element as HTMLElement).style ?? document.createElement('div').style;
 
 if (!window.scrollTo) window.scrollTo = () => undefined;
 window.HTMLElement.prototype.scrollIntoView = () => undefined;
+
+// antd's static messages live outside the tested tree and would outlast the test that raised them.
+afterEach(() => {
+  act(() => message.destroy());
+});

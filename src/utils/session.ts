@@ -1,7 +1,7 @@
 import { history } from '@umijs/max';
-import { message } from 'antd';
 import { DEFAULT_AVATAR } from '@/constants';
 import type { AdminInfo } from '@/types/api';
+import { message } from '@/utils/feedback';
 
 /** SPEC.md §9: the token lives in localStorage under this key. */
 export const TOKEN_KEY = 'adminToken';

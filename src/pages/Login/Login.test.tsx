@@ -1,0 +1,148 @@
+import { TestBrowser } from '@@/testBrowser';
+import { history } from '@umijs/max';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { envelope, installFakeNetwork, refusal, type FakeReply } from '@/testing/fakeNetwork';
+
+const CAPTCHA_SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="40"><text x="10" y="30">AbCd</text></svg>';
+const superAdmin = {
+  _id: '65f1a2b3c4d5e6f708192a3b',
+  loginId: 'admin',
+  nickname: '超级管理员',
+  avatar: '/default-avatar.svg',
+  permission: 1,
+  enabled: true,
+};
+
+let loginReply: FakeReply;
+const sent = installFakeNetwork((req) => {
+  if (req.method === 'POST' && req.url === '/api/admin/login') return loginReply;
+  return refusal(404, '请求的资源不存在');
+});
+const captchaFetch = jest.fn(async () => ({ ok: true, status: 200, text: async () => CAPTCHA_SVG }));
+
+beforeEach(() => {
+  sent.length = 0;
+  localStorage.clear();
+  captchaFetch.mockClear();
+  Object.defineProperty(window, 'fetch', { value: captchaFetch, configurable: true, writable: true });
+});
+
+/** The whole app, with its real routes and providers, opened on /login. */
+async function openLogin(search = '') {
+  render(<TestBrowser location={{ pathname: '/login', search }} />);
+  await screen.findByText('coder station 后台管理系统', {}, { timeout: 10_000 });
+  await waitFor(() => expect(document.querySelector('button[aria-label^="验证码"] svg')).not.toBeNull());
+}
+
+async function submit(loginId = 'admin', loginPwd = '123456', captcha = 'abcd') {
+  fireEvent.change(screen.getByPlaceholderText('请输入账号'), { target: { value: loginId } });
+  fireEvent.change(screen.getByPlaceholderText('请输入密码'), { target: { value: loginPwd } });
+  fireEvent.change(screen.getByPlaceholderText('请输入验证码'), { target: { value: captcha } });
+  await act(async () => {
+    fireEvent.click(screen.getByRole('button', { name: '登录' }));
+  });
+}
+
+describe('login page', () => {
+  it('shows the card, the fields, the captcha and 7天免登录 checked', async () => {
+    await openLogin();
+
+    expect(screen.getByPlaceholderText('请输入账号')).toBeInTheDocument();
+    expect(screen.getByPlaceholderText('请输入密码')).toBeInTheDocument();
+    expect(screen.getByPlaceholderText('请输入验证码')).toBeInTheDocument();
+    expect(screen.getByRole('checkbox', { name: '7天免登录' })).toBeChecked();
+    expect(captchaFetch).toHaveBeenCalledWith('/res/captcha', expect.objectContaining({ credentials: 'same-origin' }));
+  });
+
+  it('loads a new captcha when the captcha is clicked', async () => {
+    await openLogin();
+
+    fireEvent.click(screen.getByRole('button', { name: /验证码/ }));
+
+    await waitFor(() => expect(captchaFetch).toHaveBeenCalledTimes(2));
+  });
+
+  it('sends the account, password, captcha and remember flag', async () => {
+    loginReply = refusal(401, '账号或密码不正确');
+    await openLogin();
+
+    await submit('admin', 'secret', 'xYz9');
+
+    await waitFor(() => expect(sent).toHaveLength(1));
+    expect(sent[0].body).toEqual({ loginId: 'admin', loginPwd: 'secret', captcha: 'xYz9', remember: true });
+  });
+
+  it("shows the server's msg and a new captcha for a 400", async () => {
+    loginReply = refusal(400, '验证码错误');
+    await openLogin();
+
+    await submit();
+
+    expect(await screen.findByText('验证码错误')).toBeInTheDocument();
+    await waitFor(() => expect(captchaFetch).toHaveBeenCalledTimes(2));
+    expect(screen.getByPlaceholderText('请输入验证码')).toHaveValue('');
+    expect(localStorage.getItem('adminToken')).toBeNull();
+  });
+
+  it('says 账号或密码不正确 and loads a new captcha for a 401', async () => {
+    loginReply = refusal(401, '账号或密码不正确');
+    await openLogin();
+
+    await submit();
+
+    expect(await screen.findByText('账号或密码不正确')).toBeInTheDocument();
+    await waitFor(() => expect(captchaFetch).toHaveBeenCalledTimes(2));
+    expect(localStorage.getItem('adminToken')).toBeNull();
+  });
+
+  it('says the account is frozen and loads a new captcha for a 403', async () => {
+    loginReply = refusal(403, 'forbidden');
+    await openLogin();
+
+    await submit();
+
+    expect(await screen.findByText('该账号已经被冻结，请联系管理员')).toBeInTheDocument();
+    await waitFor(() => expect(captchaFetch).toHaveBeenCalledTimes(2));
+    expect(localStorage.getItem('adminToken')).toBeNull();
+  });
+
+  it("shows the server's msg for a 429", async () => {
+    loginReply = refusal(429, '登录尝试过于频繁，请稍后再试');
+    await openLogin();
+
+    await submit();
+
+    expect(await screen.findByText('登录尝试过于频繁，请稍后再试')).toBeInTheDocument();
+  });
+
+  it('stores the token, signs the admin in without a reload and opens the home page', async () => {
+    loginReply = { status: 200, body: envelope({ token: 'jwt-token', data: superAdmin }) };
+    await openLogin();
+
+    await submit();
+
+    await waitFor(() => expect(localStorage.getItem('adminToken')).toBe('jwt-token'));
+    expect(await screen.findByText('欢迎回来，超级管理员', {}, { timeout: 10_000 })).toBeInTheDocument();
+    expect(history.location.pathname).toBe('/home');
+    // The session came from the login answer: no whoami round trip, no reload.
+    expect(sent.map((r) => r.url)).toEqual(['/api/admin/login']);
+  });
+
+  it('returns to a same-origin redirect after login', async () => {
+    loginReply = { status: 200, body: envelope({ token: 'jwt-token', data: superAdmin }) };
+    await openLogin('?redirect=%2FtypeList');
+
+    await submit();
+
+    await waitFor(() => expect(history.location.pathname).toBe('/typeList'));
+  });
+
+  it('ignores a redirect to another origin and opens the home page', async () => {
+    loginReply = { status: 200, body: envelope({ token: 'jwt-token', data: superAdmin }) };
+    await openLogin('?redirect=%2F%2Fevil.example%2Fphish');
+
+    await submit();
+
+    await waitFor(() => expect(history.location.pathname).toBe('/home'));
+  });
+});

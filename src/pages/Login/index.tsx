@@ -1,0 +1,118 @@
+import { LockOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
+import { history, useModel } from '@umijs/max';
+import { Button, Card, Checkbox, Form, Input, Spin } from 'antd';
+import { useEffect, useState } from 'react';
+import { describeRequestError, errorStatus } from '@/requestErrorConfig';
+import { login } from '@/services/admin';
+import type { LoginParams } from '@/types/api';
+import { message } from '@/utils/feedback';
+import { safeRedirect, saveToken, toInitialState } from '@/utils/session';
+import styles from './index.less';
+import { useCaptcha } from './useCaptcha';
+
+/** The text for each refusal of POST /api/admin/login (SCREENS.md "/login"). */
+function loginFailureMessage(error: unknown): string {
+  switch (errorStatus(error)) {
+    case 401:
+      return '账号或密码不正确';
+    case 403:
+      return '该账号已经被冻结，请联系管理员';
+    default:
+      // 400 (captcha), 429 (too many attempts) and everything else: the server's or transport's text.
+      return describeRequestError(error);
+  }
+}
+
+export default function Login() {
+  const [form] = Form.useForm<LoginParams>();
+  const [submitting, setSubmitting] = useState(false);
+  const { initialState, setInitialState } = useModel('@@initialState');
+  const captcha = useCaptcha();
+  const [destination, setDestination] = useState<string>();
+
+  // Leave only once the new session has reached the access flags: the layout works out a
+  // route's access when it first renders it and would otherwise show 403 until the next move.
+  useEffect(() => {
+    if (destination && initialState?.adminInfo) history.push(destination);
+  }, [destination, initialState]);
+
+  const onFinish = async (values: LoginParams) => {
+    setSubmitting(true);
+    try {
+      const result = await login({ ...values, loginId: values.loginId.trim() });
+      saveToken(result.token);
+      await setInitialState(toInitialState(result.data));
+      message.success('登录成功');
+      setDestination(safeRedirect(new URLSearchParams(history.location.search).get('redirect')));
+    } catch (error) {
+      message.error(loginFailureMessage(error));
+      // Every attempt uses the captcha up on the server, whatever the answer.
+      form.setFieldValue('captcha', '');
+      captcha.reload();
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <div className={styles.page}>
+      <Card className={styles.card} variant="borderless">
+        <div className={styles.header}>
+          <img src="/logo.svg" alt="" width={48} height={48} />
+          <h1 className={styles.title}>coder station 后台管理系统</h1>
+        </div>
+        <Form<LoginParams>
+          form={form}
+          name="login"
+          size="large"
+          initialValues={{ loginId: '', loginPwd: '', captcha: '', remember: true }}
+          onFinish={onFinish}
+        >
+          <Form.Item name="loginId" rules={[{ required: true, whitespace: true, message: '请输入账号' }]}>
+            <Input prefix={<UserOutlined />} placeholder="请输入账号" autoComplete="username" />
+          </Form.Item>
+          <Form.Item name="loginPwd" rules={[{ required: true, message: '请输入密码' }]}>
+            <Input.Password
+              prefix={<LockOutlined />}
+              placeholder="请输入密码"
+              autoComplete="current-password"
+            />
+          </Form.Item>
+          <Form.Item required>
+            <div className={styles.captchaRow}>
+              <Form.Item
+                name="captcha"
+                noStyle
+                rules={[{ required: true, whitespace: true, message: '请输入验证码' }]}
+              >
+                <Input prefix={<SafetyOutlined />} placeholder="请输入验证码" autoComplete="off" />
+              </Form.Item>
+              <button
+                type="button"
+                className={styles.captcha}
+                title="看不清？点击换一张"
+                aria-label="验证码，点击换一张"
+                onClick={captcha.reload}
+              >
+                {captcha.svg ? (
+                  <span dangerouslySetInnerHTML={{ __html: captcha.svg }} />
+                ) : captcha.loading ? (
+                  <Spin size="small" />
+                ) : (
+                  <span className={styles.captchaHint}>{captcha.failed ? '加载失败，点击重试' : ''}</span>
+                )}
+              </button>
+            </div>
+          </Form.Item>
+          <Form.Item name="remember" valuePropName="checked">
+            <Checkbox>7天免登录</Checkbox>
+          </Form.Item>
+          <Form.Item style={{ marginBottom: 0 }}>
+            <Button type="primary" htmlType="submit" block loading={submitting}>
+              登录
+            </Button>
+          </Form.Item>
+        </Form>
+      </Card>
+    </div>
+  );
+}
