@@ -64,6 +64,8 @@ export async function getInitialState(): Promise<InitialState> {
 export const layout: RunTimeLayoutConfig = ({ error, refresh, setInitialState }) => ({
   logo: '/logo.svg',
   title: 'coder station',
+  // A header across the top holds the admin's avatar, nickname and 退出登录; the menu stays at the side.
+  layout: 'mix',
   menu: { locale: false },
   logout: async () => {
     try {

@@ -1,0 +1,169 @@
+import { PlusOutlined } from '@ant-design/icons';
+import type { ProColumns } from '@ant-design/pro-components';
+import { PageContainer, ProTable } from '@ant-design/pro-components';
+import { history, useModel } from '@umijs/max';
+import { Button, Image, Popconfirm, Switch, Tag } from 'antd';
+import { useEffect, useState } from 'react';
+import { DEFAULT_AVATAR } from '@/constants';
+import { useAdminStore } from '@/hooks/useAdminStore';
+import { useLocalPagination } from '@/hooks/useLocalPagination';
+import type { Admin } from '@/types/api';
+import { message } from '@/utils/feedback';
+import { toInitialState } from '@/utils/session';
+import EditAdminModal from './components/EditAdminModal';
+
+interface ColumnContext {
+  selfId: string | undefined;
+  serial: (index: number) => number;
+  switching: ReadonlySet<string>;
+  onToggle: (admin: Admin, enabled: boolean) => void;
+  onSaved: (fresh: Admin) => void;
+  onDelete: (admin: Admin) => Promise<void>;
+}
+
+function adminColumns(ctx: ColumnContext): ProColumns<Admin>[] {
+  return [
+    {
+      title: '序号',
+      key: 'serial',
+      width: 72,
+      align: 'center',
+      render: (_, __, index) => ctx.serial(index),
+    },
+    { title: '登录账号', dataIndex: 'loginId' },
+    { title: '昵称', dataIndex: 'nickname' },
+    {
+      title: '头像',
+      dataIndex: 'avatar',
+      render: (_, admin) => (
+        <Image
+          src={admin.avatar || DEFAULT_AVATAR}
+          fallback={DEFAULT_AVATAR}
+          alt={`${admin.nickname}的头像`}
+          width={48}
+          height={48}
+          style={{ objectFit: 'cover', borderRadius: 4 }}
+        />
+      ),
+    },
+    {
+      title: '权限',
+      dataIndex: 'permission',
+      valueEnum: { 1: { text: '超级管理员' }, 2: { text: '普通管理员' } },
+      render: (_, admin) =>
+        admin.permission === 1 ? (
+          <Tag color="orange">超级管理员</Tag>
+        ) : (
+          <Tag color="blue">普通管理员</Tag>
+        ),
+    },
+    {
+      title: '账号状态',
+      dataIndex: 'enabled',
+      render: (_, admin) =>
+        // No one may disable themselves: their own row shows no switch.
+        admin._id === ctx.selfId ? (
+          <Tag color="red">-</Tag>
+        ) : (
+          <Switch
+            size="small"
+            aria-label={`${admin.loginId} 账号状态`}
+            checked={admin.enabled}
+            loading={ctx.switching.has(admin._id)}
+            onChange={(enabled) => ctx.onToggle(admin, enabled)}
+          />
+        ),
+    },
+    {
+      title: '操作',
+      valueType: 'option',
+      key: 'option',
+      render: (_, admin) => {
+        const self = admin._id === ctx.selfId;
+        return [
+          <EditAdminModal key="edit" admin={admin} self={self} onSaved={ctx.onSaved} />,
+          self ? null : (
+            <Popconfirm
+              key="delete"
+              title="你确定要删除？"
+              okText="删除"
+              cancelText="取消"
+              onConfirm={() => ctx.onDelete(admin)}
+            >
+              <a>删除</a>
+            </Popconfirm>
+          ),
+        ];
+      },
+    },
+  ];
+}
+
+export default function AdminList() {
+  const { initialState, setInitialState } = useModel('@@initialState');
+  const { adminList, adminInfo, loading, init, edit, remove, setAdminInfo } = useAdminStore();
+  const { pagination, serial } = useLocalPagination(adminList.length);
+  const [switching, setSwitching] = useState<ReadonlySet<string>>(new Set());
+
+  useEffect(() => {
+    setAdminInfo(initialState?.adminInfo ?? null);
+  }, [initialState?.adminInfo, setAdminInfo]);
+
+  useEffect(() => {
+    if (adminList.length === 0) init();
+  }, [adminList.length, init]);
+
+  const onSaved = (fresh: Admin) => {
+    // Editing oneself changes the name and avatar in the header too.
+    if (fresh._id === initialState?.adminInfo?._id) setInitialState(toInitialState(fresh));
+  };
+
+  const onToggle = async (admin: Admin, enabled: boolean) => {
+    setSwitching((ids) => new Set(ids).add(admin._id));
+    const fresh = await edit({ id: admin._id, changes: { enabled } });
+    setSwitching((ids) => {
+      const rest = new Set(ids);
+      rest.delete(admin._id);
+      return rest;
+    });
+    if (fresh) message.success(enabled ? '管理员状态已激活' : '该管理员已被禁用');
+  };
+
+  const onDelete = async (admin: Admin) => {
+    if (await remove(admin._id)) message.success('该管理员已删除');
+  };
+
+  const columns = adminColumns({
+    selfId: adminInfo?._id,
+    serial,
+    switching,
+    onToggle,
+    onSaved,
+    onDelete,
+  });
+
+  return (
+    <PageContainer>
+      <ProTable<Admin>
+        headerTitle="管理员列表"
+        rowKey="_id"
+        columns={columns}
+        dataSource={adminList}
+        loading={loading}
+        search={false}
+        pagination={pagination}
+        options={{ reload: () => init(), density: false, setting: false }}
+        toolBarRender={() => [
+          <Button
+            key="add"
+            type="primary"
+            icon={<PlusOutlined />}
+            onClick={() => history.push('/admin/addAdmin')}
+          >
+            添加管理员
+          </Button>,
+        ]}
+      />
+    </PageContainer>
+  );
+}

@@ -1,0 +1,146 @@
+import type { ProColumns } from '@ant-design/pro-components';
+import { PageContainer, ProTable } from '@ant-design/pro-components';
+import { Button, Card, Form, Input, Popconfirm, Typography } from 'antd';
+import { useEffect, useState } from 'react';
+import { useLocalPagination } from '@/hooks/useLocalPagination';
+import { useTypeStore } from '@/hooks/useTypeStore';
+import type { Type } from '@/types/api';
+import { message } from '@/utils/feedback';
+
+const DUPLICATE = '该类型已存在，请不要重复添加';
+
+interface ColumnContext {
+  serial: (index: number) => number;
+  onRename: (type: Type, typeName: string) => void;
+  onDelete: (type: Type) => Promise<void>;
+}
+
+function typeColumns(ctx: ColumnContext): ProColumns<Type>[] {
+  return [
+    {
+      title: '序号',
+      key: 'serial',
+      width: 72,
+      align: 'center',
+      render: (_, __, index) => ctx.serial(index),
+    },
+    {
+      title: '分类名称',
+      dataIndex: 'typeName',
+      render: (_, type) => (
+        <Typography.Text
+          editable={{
+            tooltip: '修改分类名称',
+            onChange: (typeName) => ctx.onRename(type, typeName),
+          }}
+        >
+          {type.typeName}
+        </Typography.Text>
+      ),
+    },
+    {
+      title: '操作',
+      valueType: 'option',
+      key: 'option',
+      width: 120,
+      render: (_, type) => [
+        <Popconfirm
+          key="delete"
+          title="你确定要删除？"
+          okText="删除"
+          cancelText="取消"
+          onConfirm={() => ctx.onDelete(type)}
+        >
+          <a>删除</a>
+        </Popconfirm>,
+      ],
+    },
+  ];
+}
+
+export default function TypeList() {
+  const { typeList, loading, init, add, remove, rename } = useTypeStore();
+  const { pagination, serial } = useLocalPagination(typeList.length);
+  const [form] = Form.useForm<{ typeName: string }>();
+  const [adding, setAdding] = useState(false);
+
+  useEffect(() => {
+    if (typeList.length === 0) init();
+  }, [typeList.length, init]);
+
+  /** Names differing only in case or surrounding spaces are the same type to a reader. */
+  const taken = (typeName: string, exceptId?: string) =>
+    typeList.some(
+      (type) => type._id !== exceptId && type.typeName.toLowerCase() === typeName.toLowerCase(),
+    );
+
+  const onAdd = async ({ typeName }: { typeName: string }) => {
+    const name = typeName.trim();
+    if (taken(name)) {
+      message.warning(DUPLICATE);
+      return;
+    }
+    setAdding(true);
+    const created = await add(name);
+    setAdding(false);
+    if (created) {
+      message.success('新增类型成功');
+      form.resetFields();
+    }
+  };
+
+  const onRename = async (type: Type, typeName: string) => {
+    const name = typeName.trim();
+    if (name === type.typeName) return;
+    if (!name) {
+      message.warning('分类名称不能为空');
+      return;
+    }
+    if (taken(name, type._id)) {
+      message.warning(DUPLICATE);
+      return;
+    }
+    if (await rename({ id: type._id, typeName: name })) message.success('修改类型成功');
+  };
+
+  const onDelete = async (type: Type) => {
+    // A type still in use is refused (409); the request layer shows the server's reason.
+    if (await remove(type._id)) message.success('删除类型成功');
+  };
+
+  return (
+    <PageContainer>
+      <Card style={{ marginBottom: 16 }}>
+        <Form form={form} layout="inline" onFinish={onAdd}>
+          <Form.Item
+            name="typeName"
+            rules={[{ required: true, whitespace: true, message: '请填写新增类型' }]}
+          >
+            <Input
+              aria-label="类型名称"
+              placeholder="填写新增类型"
+              maxLength={30}
+              allowClear
+              style={{ width: 280 }}
+            />
+          </Form.Item>
+          <Form.Item>
+            <Button type="primary" shape="round" htmlType="submit" loading={adding}>
+              新增
+            </Button>
+          </Form.Item>
+        </Form>
+      </Card>
+      <ProTable<Type>
+        headerTitle="分类信息"
+        rowKey="_id"
+        columns={typeColumns({ serial, onRename, onDelete })}
+        dataSource={typeList}
+        loading={loading}
+        search={false}
+        pagination={pagination}
+        options={{ reload: () => init(), density: false, setting: false }}
+      />
+    </PageContainer>
+  );
+}

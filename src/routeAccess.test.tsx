@@ -1,0 +1,101 @@
+import { TestBrowser } from '@@/testBrowser';
+import { history } from '@umijs/max';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import routes, { type AppRoute } from '../config/routes';
+import { envelope, installFakeNetwork, refusal } from '@/testing/fakeNetwork';
+import type { AdminInfo, Permission } from '@/types/api';
+
+const REFUSED = '抱歉，你无权访问该页面';
+const SAMPLE_ID = '65f1a2b3c4d5e6f708192a3b';
+
+let signedIn: AdminInfo;
+installFakeNetwork((req) => {
+  if (req.url === '/api/admin/whoami') return { status: 200, body: envelope(signedIn) };
+  // Screens load their data on mount; an empty answer keeps them quiet.
+  if (req.method === 'GET') return { status: 200, body: envelope([]) };
+  return refusal(404, '请求的资源不存在');
+});
+
+/** Every route of config/routes.ts that shows a screen, with its access key (inherited in groups). */
+function screenRoutes(list: AppRoute[], inherited?: AppRoute['access']): { path: string; access?: AppRoute['access'] }[] {
+  return list.flatMap((route) => {
+    const access = route.access ?? inherited;
+    const own = route.component && route.layout !== false ? [{ path: route.path, access }] : [];
+    return [...own, ...screenRoutes(route.routes ?? [], access)];
+  });
+}
+
+/** The top-level menu entries; a group's children show once it is open. */
+const topMenuLabels = routes.flatMap((route) => (route.name && !route.hideInMenu ? [route.name] : []));
+
+const admin = (permission: Permission): AdminInfo => ({
+  _id: SAMPLE_ID,
+  loginId: permission === 1 ? 'root' : 'editor',
+  nickname: permission === 1 ? '超级管理员' : '内容编辑',
+  avatar: '',
+  permission,
+});
+
+async function openApp(as: AdminInfo) {
+  signedIn = as;
+  localStorage.setItem('adminToken', 'live-token');
+  render(<TestBrowser location={{ pathname: '/home' }} />);
+  await screen.findByText(`欢迎回来，${as.nickname}`, {}, { timeout: 10_000 });
+}
+
+const sideMenu = () => within(document.querySelector('.ant-pro-sider') as HTMLElement);
+
+async function visit(path: string) {
+  await act(async () => {
+    history.push(path.replace(/:id\b/, SAMPLE_ID));
+  });
+}
+
+describe('route access from config/routes.ts and access.ts', () => {
+  it('hides the admin group from a normal admin and refuses its routes, but allows every other route', async () => {
+    await openApp(admin(2));
+    const superOnly = screenRoutes(routes).filter((r) => r.access === 'canSuperAdmin');
+    const others = screenRoutes(routes).filter((r) => r.access !== 'canSuperAdmin');
+    expect(superOnly.map((r) => r.path)).toEqual(['/admin/adminList', '/admin/addAdmin']);
+
+    expect(sideMenu().queryByText('管理员')).toBeNull();
+    expect(sideMenu().queryByText('管理员列表')).toBeNull();
+    expect(sideMenu().queryByText('添加管理员')).toBeNull();
+    for (const label of ['首页', '用户', '书籍', '面试题', '问答', '评论', '类型']) {
+      expect(sideMenu().getByText(label)).toBeInTheDocument();
+    }
+
+    for (const { path } of superOnly) {
+      await visit(path);
+      expect(await screen.findByText(REFUSED)).toBeInTheDocument();
+    }
+    for (const { path } of others) {
+      await visit(path);
+      await waitFor(() => expect(history.location.pathname).toBe(path.replace(/:id\b/, SAMPLE_ID)));
+      expect(screen.queryByText(REFUSED)).toBeNull();
+      expect(screen.queryByText('抱歉，你访问的页面不存在')).toBeNull();
+    }
+  });
+
+  it('shows a super admin every menu entry and every route', async () => {
+    await openApp(admin(1));
+
+    await visit('/admin/adminList');
+    await screen.findAllByText('管理员列表');
+    for (const label of [...topMenuLabels, '管理员列表', '添加管理员']) {
+      expect(sideMenu().getByText(label)).toBeInTheDocument();
+    }
+    for (const { path } of screenRoutes(routes)) {
+      await visit(path);
+      expect(screen.queryByText(REFUSED)).toBeNull();
+    }
+  });
+
+  it('sends / to /home', async () => {
+    await openApp(admin(2));
+
+    await visit('/');
+
+    await waitFor(() => expect(history.location.pathname).toBe('/home'));
+  });
+});
