@@ -1,6 +1,6 @@
 import type { RequestConfig, RunTimeLayoutConfig } from '@umijs/max';
 import { history } from '@umijs/max';
-import { App, ConfigProvider } from 'antd';
+import { ConfigProvider } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
 import type { ReactNode } from 'react';
 import Forbidden from '@/components/Forbidden';
@@ -85,16 +85,14 @@ export const request: RequestConfig = requestConfig;
 
 /*
  * Chinese texts for antd's own words (pagination, Popconfirm, empty tables), buttons that keep
- * their texts exactly (「登录」, not 「登 录」) as SCREENS.md quotes them, and the <App> whose message
- * instance every part of the app uses (see utils/feedback).
+ * their texts exactly (「登录」, not 「登 录」) as SCREENS.md quotes them, and the message instance
+ * every part of the app uses (see utils/feedback).
  */
 export function rootContainer(container: ReactNode) {
   return (
     <ConfigProvider locale={zhCN} button={{ autoInsertSpace: false }}>
-      <App component={false}>
-        <MessageBridge />
-        {container}
-      </App>
+      <MessageBridge />
+      {container}
     </ConfigProvider>
   );
 }

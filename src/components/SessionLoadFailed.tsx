@@ -1,4 +1,6 @@
-import { Button, Result } from 'antd';
+import { WarningOutlined } from '@ant-design/icons';
+import { Button } from 'antd';
+import StatusPage from './StatusPage';
 
 interface SessionLoadFailedProps {
   onRetry: () => void;
@@ -7,11 +9,11 @@ interface SessionLoadFailedProps {
 /** Shown when the session could not be checked at all (network, server), not when it expired. */
 export default function SessionLoadFailed({ onRetry }: SessionLoadFailedProps) {
   return (
-    <Result
-      status="warning"
+    <StatusPage
+      icon={<WarningOutlined style={{ color: '#faad14' }} />}
       title="登录信息加载失败"
-      subTitle="请检查网络连接后重试"
-      extra={
+      description="请检查网络连接后重试"
+      action={
         <Button type="primary" onClick={onRetry}>
           重试
         </Button>

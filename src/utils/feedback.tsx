@@ -1,12 +1,13 @@
-import { App, message as staticMessage } from 'antd';
+import { message as staticMessage } from 'antd';
 import type { MessageInstance } from 'antd/es/message/interface';
 import { useEffect } from 'react';
 
 /*
- * Messages from anywhere (request error handler, session code, pages) go through the app's
- * <App> instance, which follows its ConfigProvider. antd's static message is only the fallback
- * for code running outside the React tree; called after ProLayout's themed provider has mounted,
- * it would warn in development on every call.
+ * Messages from anywhere (request error handler, session code, pages) go through one instance
+ * rendered inside the app's ConfigProvider. antd's static message is only the fallback for code
+ * running outside the React tree; called after ProLayout's themed provider has mounted, it would
+ * warn in development on every call. (antd's <App> would do the same job but brings Modal and
+ * notification into the first bundle.)
  */
 
 let bound: MessageInstance | undefined;
@@ -23,14 +24,14 @@ export const message: MessageInstance = {
   destroy: (...args) => current().destroy(...args),
 };
 
-/** Rendered once inside antd's <App>: hands its message instance to the module above. */
+/** Rendered once at the root: holds the messages and hands its instance to the module above. */
 export function MessageBridge() {
-  const { message: instance } = App.useApp();
+  const [instance, holder] = staticMessage.useMessage();
   useEffect(() => {
     bound = instance;
     return () => {
       bound = undefined;
     };
   }, [instance]);
-  return null;
+  return holder;
 }
