@@ -16,7 +16,7 @@ export const notFound = (msg: string) => new AppError(404, msg);
 export const conflict = (msg: string) => new AppError(409, msg);
 
 /** The SQLSTATE of a database error; drizzle wraps the driver's error and keeps it as `cause`. */
-function sqlState(error: unknown): string | undefined {
+export function sqlState(error: unknown): string | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
   const { code, cause } = error as { code?: unknown; cause?: unknown };
   return typeof code === 'string' ? code : sqlState(cause);
@@ -25,4 +25,9 @@ function sqlState(error: unknown): string | undefined {
 /** PostgreSQL's unique_violation, raised when two writers race past a uniqueness check. */
 export function isUniqueViolation(error: unknown): boolean {
   return sqlState(error) === '23505';
+}
+
+/** PostgreSQL's foreign_key_violation: a row still refers to (or no longer finds) another. */
+export function isForeignKeyViolation(error: unknown): boolean {
+  return sqlState(error) === '23503';
 }

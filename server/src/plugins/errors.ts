@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { AppError } from '../lib/errors';
+import { AppError, isForeignKeyViolation, sqlState } from '../lib/errors';
 import { FIELD_LABELS, fail } from '../lib/http';
 
 interface AjvIssue {
@@ -56,9 +56,16 @@ const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'E
 
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
-  const { code, message } = error as { code?: string; message?: string };
+  const code = sqlState(error);
   if (code && UNAVAILABLE_CODES.has(code)) return true;
-  return typeof message === 'string' && /Connection terminated|connection timeout|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(message);
+  // drizzle wraps the driver's error: look through the chain of causes.
+  for (let current: unknown = error; typeof current === 'object' && current !== null; current = (current as { cause?: unknown }).cause) {
+    const { message } = current as { message?: unknown };
+    if (typeof message === 'string' && /Connection terminated|connection timeout|Client has encountered a connection error|timeout exceeded when trying to connect|ECONNREFUSED/i.test(message)) {
+      return true;
+    }
+  }
+  return false;
 }
 
 const CLIENT_ERRORS: Record<string, [number, string]> = {
@@ -87,6 +94,10 @@ export function registerErrorHandling(app: FastifyInstance) {
     const known = error.code ? CLIENT_ERRORS[error.code] : undefined;
     if (known) return reply.status(known[0]).send(fail(known[0], known[1]));
     if (error instanceof SyntaxError) return reply.status(400).send(fail(400, '请求体不是合法的 JSON'));
+    // Checked first by the services; reaching the database here means a concurrent change won.
+    if (isForeignKeyViolation(error)) {
+      return reply.status(409).send(fail(409, '数据已被其他操作修改，请刷新后重试'));
+    }
     if (isDatabaseUnavailable(error)) {
       request.log.warn({ err: error }, 'database unavailable');
       return reply.status(503).send(fail(503, '服务暂时不可用，请稍后重试'));
