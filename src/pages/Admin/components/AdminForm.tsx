@@ -53,7 +53,14 @@ const loginIdIsFree: Rule = {
   async validator(_, value: string | undefined) {
     const loginId = value?.trim();
     if (!loginId) return;
-    if (await adminIsExist(loginId)) throw new Error('该管理员已经注册过了');
+    let taken: boolean;
+    try {
+      taken = await adminIsExist(loginId);
+    } catch {
+      // The request layer has shown why the check failed; the server still refuses a duplicate.
+      return;
+    }
+    if (taken) throw new Error('该管理员已经注册过了');
   },
 };
 
