@@ -36,6 +36,12 @@ export default defineConfig({
   chainWebpack(memo) {
     // SPEC §9 fixes the chunk load time-out at 120 s; stated here so no bundler default moves it.
     memo.output.chunkLoadTimeout(120_000);
+    // Umi provides Node's Buffer to every module; only axios names it, on a path that browsers
+    // (which have Blob) never take, and the polyfill costs ~7 KB gzipped on every page.
+    memo.plugin('node-polyfill-provider').tap((args) => {
+      const { Buffer: _unused, ...provided } = args[0] as Record<string, unknown>;
+      return [provided];
+    });
     return memo;
   },
   npmClient: 'npm',
