@@ -78,11 +78,7 @@ export default defineMock({
     }
     if (!admin.enabled) return fail(res, 403, '该账号已经被冻结，请联系管理员');
     db.loginFailures.delete(loginId);
-    const { _id, nickname, avatar, permission, enabled } = admin;
-    return ok(res, {
-      token: newToken(admin._id),
-      data: { _id, loginId: admin.loginId, nickname, avatar, permission, enabled },
-    });
+    return ok(res, { token: newToken(admin._id), data: publicAdmin(admin) });
   },
 
   'GET /api/admin/whoami': (req, res) => {
