@@ -102,7 +102,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-    args: [...CHROMIUM_FLAGS, `--user-data-dir=${fs.mkdtempSync(path.join(os.tmpdir(), 'cs-chromium-'))}`],
+    // playwright gives every launch a fresh temporary profile of its own.
+    args: CHROMIUM_FLAGS,
   });
 }
 
