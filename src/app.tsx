@@ -17,6 +17,8 @@ import {
   toInitialState,
 } from '@/utils/session';
 
+const WARNING_READ_MS = 1200;
+
 /** On /login a live session sends the admin back where they came from (SPEC.md §2). */
 async function leaveLoginIfSignedIn(): Promise<InitialState> {
   if (!getToken()) return {};
@@ -27,6 +29,11 @@ async function leaveLoginIfSignedIn(): Promise<InitialState> {
       return {};
     }
     message.warning('请先退出后再登录');
+    // Going back usually leaves this document (the address was typed or reloaded), which would
+    // take the warning with it before anyone could read it.
+    await new Promise((resolve) => {
+      setTimeout(resolve, WARNING_READ_MS);
+    });
     // A tab opened straight on /login has nowhere to go back to.
     if (window.history.length > 1) history.back();
     else history.replace('/');

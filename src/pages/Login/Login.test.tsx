@@ -16,6 +16,11 @@ const superAdmin = {
 let loginReply: FakeReply;
 const sent = installFakeNetwork((req) => {
   if (req.method === 'POST' && req.url === '/api/admin/login') return loginReply;
+  if (req.url === '/api/admin/whoami') {
+    return localStorage.getItem('adminToken') === 'live-token'
+      ? { status: 200, body: envelope(superAdmin) }
+      : refusal(401, '登录过期，请重新登录');
+  }
   return refusal(404, '请求的资源不存在');
 });
 const captchaFetch = jest.fn(async () => ({ ok: true, status: 200, text: async () => CAPTCHA_SVG }));
@@ -144,5 +149,23 @@ describe('login page', () => {
     await submit();
 
     await waitFor(() => expect(history.location.pathname).toBe('/home'));
+  });
+
+  it('sends a signed-in admin back with 请先退出后再登录', async () => {
+    localStorage.setItem('adminToken', 'live-token');
+    render(<TestBrowser location={{ pathname: '/login' }} />);
+
+    expect(await screen.findByText('请先退出后再登录', {}, { timeout: 10_000 })).toBeInTheDocument();
+    await waitFor(() => expect(history.location.pathname).not.toBe('/login'), { timeout: 5_000 });
+    expect(localStorage.getItem('adminToken')).toBe('live-token');
+  });
+
+  it('drops a dead token found on /login and shows the login form', async () => {
+    localStorage.setItem('adminToken', 'dead-token');
+
+    await openLogin();
+
+    expect(localStorage.getItem('adminToken')).toBeNull();
+    expect(history.location.pathname).toBe('/login');
   });
 });
