@@ -120,3 +120,24 @@ export async function signIn(page: Page, baseUrl: string, loginId: string, passw
 export async function expectMessage(page: Page, text: string) {
   await page.locator('.ant-message').getByText(text).first().waitFor({ timeout: 10_000 });
 }
+
+/**
+ * Records every antd message text the page shows, across navigations: a message shown just before
+ * the app navigates away (history.back on /login) is gone before a locator could see it.
+ */
+export async function recordMessages(page: Page): Promise<string[]> {
+  const seen: string[] = [];
+  await page.exposeFunction('__e2eMessage', (text: string) => seen.push(text));
+  await page.addInitScript(() => {
+    const report = (window as unknown as { __e2eMessage: (text: string) => void }).__e2eMessage;
+    new MutationObserver(() => {
+      document.querySelectorAll('.ant-message-notice').forEach((notice) => {
+        const element = notice as HTMLElement;
+        if (element.dataset.e2eSeen) return;
+        element.dataset.e2eSeen = '1';
+        report(element.textContent ?? '');
+      });
+    }).observe(document, { childList: true, subtree: true });
+  });
+  return seen;
+}

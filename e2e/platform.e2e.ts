@@ -1,0 +1,110 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { ADMIN_LOGIN, ADMIN_PASSWORD, expectMessage, launchBrowser, recordMessages, signIn, startServer, type RunningServer } from './support';
+
+let server: RunningServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+beforeEach(async () => {
+  context = await browser.newContext({ locale: 'zh-CN' });
+  page = await context.newPage();
+});
+
+afterEach(async () => {
+  await context?.close();
+});
+
+const menu = () => page.locator('.ant-pro-sider, .ant-layout-sider').first();
+
+async function signOut() {
+  // ProLayout shows the admin's name in the header; its drop-down holds 退出登录.
+  await page.locator('.ant-pro-global-header, .ant-layout-header').getByText(/超级管理员|普通|e2e/).first().hover();
+  await page.getByText('退出登录').click();
+  await expectMessage(page, '退出登录成功');
+  await page.waitForURL(/\/login$/);
+}
+
+describe('platform in a real browser', () => {
+  it('super admin signs in, adds a normal admin, signs out; the normal admin cannot reach the admin screens', async () => {
+    await signIn(page, server.url, ADMIN_LOGIN, ADMIN_PASSWORD);
+    await page.waitForURL(/\/home$/);
+    await menu().getByText('管理员', { exact: true }).waitFor();
+
+    await menu().getByText('管理员', { exact: true }).click();
+    await menu().getByText('管理员列表').click();
+    await page.waitForURL(/\/admin\/adminList$/);
+    await page.getByText('管理员列表').first().waitFor();
+    await page.getByRole('cell', { name: ADMIN_LOGIN, exact: true }).waitFor();
+
+    await menu().getByText('添加管理员').click();
+    await page.waitForURL(/\/admin\/addAdmin$/);
+    await page.getByLabel('管理员账号').fill('e2e-normal');
+    await page.getByLabel('管理员密码').fill('normal-password');
+    await page.getByLabel('管理员昵称').fill('e2e 普通管理员');
+    await page.getByRole('button', { name: '确认新增' }).click();
+    await expectMessage(page, '添加管理员成功');
+    await page.waitForURL(/\/admin\/adminList$/);
+    await page.getByRole('cell', { name: 'e2e-normal', exact: true }).waitFor();
+
+    await signOut();
+
+    await signIn(page, server.url, 'e2e-normal', 'normal-password');
+    await page.waitForURL(/\/home$/);
+    await menu().getByText('类型').waitFor();
+    expect(await menu().getByText('管理员', { exact: true }).count()).toBe(0);
+    expect(await menu().getByText('管理员列表').count()).toBe(0);
+
+    await page.goto(`${server.url}/admin/adminList`);
+    await page.getByText('抱歉，你无权访问该页面').waitFor();
+    expect(await page.getByText('e2e-normal').count()).toBeLessThanOrEqual(1);
+  });
+
+  it('a removed or unknown token on /home goes to /login with 登录过期，请重新登录', async () => {
+    await page.goto(`${server.url}/login`);
+    await page.evaluate(() => localStorage.setItem('adminToken', 'not-a-live-token'));
+    await page.goto(`${server.url}/home`);
+    await expectMessage(page, '登录过期，请重新登录');
+    await page.waitForURL(/\/login/);
+    expect(await page.evaluate(() => localStorage.getItem('adminToken'))).toBeNull();
+  });
+
+  it('a token revoked on the server (signed out elsewhere) also ends the session', async () => {
+    await signIn(page, server.url, ADMIN_LOGIN, ADMIN_PASSWORD);
+    await page.waitForURL(/\/home$/);
+    const token = await page.evaluate(() => localStorage.getItem('adminToken'));
+    const out = await fetch(`${server.url}/api/admin/logout`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+    expect(out.status).toBe(200);
+    await page.reload();
+    await expectMessage(page, '登录过期，请重新登录');
+    await page.waitForURL(/\/login/);
+  });
+
+  it('visiting /login while signed in warns 请先退出后再登录 and goes back', async () => {
+    await signIn(page, server.url, ADMIN_LOGIN, ADMIN_PASSWORD);
+    await page.waitForURL(/\/home$/);
+    await page.goto(`${server.url}/typeList`);
+    await page.getByText('分类信息').first().waitFor();
+    const messages = await recordMessages(page);
+    await page.goto(`${server.url}/login`);
+    await page.waitForURL(/\/typeList$/);
+    await page.getByText('分类信息').first().waitFor();
+    expect(messages).toContain('请先退出后再登录');
+  });
+
+  it('a wrong password shows 账号或密码不正确 and keeps the visitor on /login', async () => {
+    await signIn(page, server.url, ADMIN_LOGIN, 'not-the-password');
+    await expectMessage(page, '账号或密码不正确');
+    expect(page.url()).toMatch(/\/login$/);
+  });
+});
