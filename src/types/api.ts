@@ -66,3 +66,57 @@ export interface Page<T> {
   totalPage: number;
   data: T[];
 }
+
+export interface User {
+  _id: string;
+  loginId: string;
+  nickname: string;
+  avatar: string;
+  mail: string;
+  qq: string;
+  wechat: string;
+  intro: string;
+  points: number;
+  enabled: boolean;
+  registerDate: number;
+  lastLoginDate: number;
+}
+
+/** What deleting a user takes along with it. */
+export interface UserImpact {
+  issues: number;
+  comments: number;
+}
+
+/** The author as list rows carry it. */
+export type UserBrief = Pick<User, '_id' | 'nickname' | 'avatar'>;
+
+export interface Issue {
+  _id: string;
+  issueTitle: string;
+  issueContent: string;
+  scanNumber: number;
+  commentNumber: number;
+  /** false = waiting for review, true = approved. */
+  issueStatus: boolean;
+  issueDate: number;
+  userId: string;
+  typeId: string;
+  user: UserBrief | null;
+}
+
+/** 1 = on an issue, 2 = on a book. */
+export type CommentType = 1 | 2;
+
+export interface Comment {
+  _id: string;
+  userId: string;
+  issueId: string | null;
+  bookId: string | null;
+  typeId: string;
+  commentContent: string;
+  commentDate: number;
+  commentType: CommentType;
+  user: UserBrief | null;
+  target: { _id: string; title: string } | null;
+}

@@ -1,0 +1,160 @@
+import { TestBrowser } from '@@/testBrowser';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { envelope, type FakeReply, type FakeRequest, installFakeNetwork, refusal } from '@/testing/fakeNetwork';
+import type { AdminInfo, User } from '@/types/api';
+
+const user = (n: number, loginId: string, extra: Partial<User> = {}): User => ({
+  _id: `65f1a2b3c4d5e6f708192c${String(n).padStart(2, '0')}`,
+  loginId,
+  nickname: `昵称${n}`,
+  avatar: '',
+  mail: '',
+  qq: '',
+  wechat: '',
+  intro: '',
+  points: 100 + n,
+  enabled: true,
+  registerDate: 1_700_000_000_000,
+  lastLoginDate: 1_700_000_000_000,
+  ...extra,
+});
+
+const superAdmin: AdminInfo = { _id: '65f1a2b3c4d5e6f708192a01', loginId: 'root', nickname: '超级管理员', avatar: '', permission: 1 };
+const normalAdmin: AdminInfo = { ...superAdmin, _id: '65f1a2b3c4d5e6f708192a02', loginId: 'editor', permission: 2 };
+
+let me: AdminInfo;
+let users: User[];
+let handle: (req: FakeRequest) => FakeReply | undefined;
+const sent = installFakeNetwork((req) => {
+  const special = handle(req);
+  if (special) return special;
+  if (req.url === '/api/admin/whoami') return { status: 200, body: envelope(me) };
+  if (req.method === 'GET' && req.url.startsWith('/api/user?')) {
+    const query = new URLSearchParams(req.url.split('?')[1]);
+    const current = Number(query.get('current'));
+    const pageSize = Number(query.get('pageSize'));
+    return {
+      status: 200,
+      body: envelope({
+        currentPage: current,
+        eachPage: pageSize,
+        count: 25,
+        totalPage: Math.ceil(25 / pageSize),
+        data: users,
+      }),
+    };
+  }
+  return refusal(404, '请求的资源不存在');
+});
+
+beforeEach(() => {
+  me = superAdmin;
+  users = [user(1, 'alice', { mail: 'alice@example.com' }), user(2, 'bob', { enabled: false })];
+  handle = () => undefined;
+  sent.length = 0;
+  localStorage.setItem('adminToken', 'live-token');
+});
+
+const userQueries = () =>
+  sent
+    .filter((r) => r.method === 'GET' && r.url.startsWith('/api/user?'))
+    .map((r) => new URLSearchParams(r.url.split('?')[1]));
+
+async function openUsers() {
+  render(<TestBrowser location={{ pathname: '/user/userList' }} />);
+  await screen.findByText('alice', { selector: 'td' }, { timeout: 10_000 });
+}
+
+const rowOf = (loginId: string) => screen.getByText(loginId, { selector: 'td' }).closest('tr') as HTMLElement;
+
+describe('user list', () => {
+  it('asks for the first page of 10 and shows the rows with their serial numbers and dates', async () => {
+    await openUsers();
+
+    const [first] = userQueries();
+    expect(first.get('current')).toBe('1');
+    expect(first.get('pageSize')).toBe('10');
+    expect(document.querySelector('.ant-pro-table-list-toolbar-title')).toHaveTextContent('用户列表');
+    const alice = within(rowOf('alice'));
+    expect(alice.getByText('1')).toBeInTheDocument();
+    expect(alice.getByText('101')).toBeInTheDocument();
+    expect(alice.getByRole('switch')).toBeChecked();
+    expect(within(rowOf('bob')).getByRole('switch')).not.toBeChecked();
+    expect(alice.getByText(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/)).toBeInTheDocument();
+  });
+
+  it('sends the search form’s filters and the next page to the query, counting across pages', async () => {
+    await openUsers();
+
+    fireEvent.change(screen.getByLabelText('登录账号'), { target: { value: 'ali' } });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: /查\s*询/ }));
+    });
+    await waitFor(() => expect(userQueries().at(-1)?.get('loginId')).toBe('ali'));
+
+    await act(async () => {
+      fireEvent.click(screen.getByTitle('2'));
+    });
+    await waitFor(() => expect(userQueries().at(-1)?.get('current')).toBe('2'));
+    expect(userQueries().at(-1)?.get('loginId')).toBe('ali');
+    await waitFor(() => expect(within(rowOf('alice')).getByText('11')).toBeInTheDocument());
+  });
+
+  it('disables a user through PATCH {enabled} and says so', async () => {
+    handle = (req) =>
+      req.method === 'PATCH' ? { status: 200, body: envelope({ ...users[0], enabled: false }) } : undefined;
+    await openUsers();
+
+    await act(async () => {
+      fireEvent.click(within(rowOf('alice')).getByRole('switch'));
+    });
+
+    expect(await screen.findByText('该用户已被禁用')).toBeInTheDocument();
+    const patch = sent.find((r) => r.method === 'PATCH');
+    expect(patch?.url).toBe(`/api/user/${users[0]._id}`);
+    expect(patch?.body).toEqual({ enabled: false });
+  });
+
+  it('shows the details with 「未填写」 for empty contact fields', async () => {
+    await openUsers();
+
+    await act(async () => {
+      fireEvent.click(within(rowOf('alice')).getByText('详情'));
+    });
+
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('alice@example.com')).toBeInTheDocument();
+    expect(within(dialog).getAllByText('未填写')).toHaveLength(3);
+    expect(within(dialog).getByText('101')).toBeInTheDocument();
+  });
+
+  it('offers 删除 to a super admin, tells what goes with the user, and deletes', async () => {
+    handle = (req) => {
+      if (req.url === `/api/user/${users[0]._id}/impact`) {
+        return { status: 200, body: envelope({ issues: 3, comments: 7 }) };
+      }
+      if (req.method === 'DELETE') return { status: 200, body: envelope(null) };
+      return undefined;
+    };
+    await openUsers();
+
+    await act(async () => {
+      fireEvent.click(within(rowOf('alice')).getByText('删除'));
+    });
+    expect(await screen.findByText(/3 个问答和 7 条评论/)).toBeInTheDocument();
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: /删\s*除/ }));
+    });
+
+    expect(await screen.findByText('删除用户成功')).toBeInTheDocument();
+    expect(sent.find((r) => r.method === 'DELETE')?.url).toBe(`/api/user/${users[0]._id}`);
+  });
+
+  it('does not offer 删除 to a normal admin', async () => {
+    me = normalAdmin;
+    await openUsers();
+
+    expect(within(rowOf('alice')).getByText('编辑')).toBeInTheDocument();
+    expect(within(rowOf('alice')).queryByText('删除')).toBeNull();
+  });
+});

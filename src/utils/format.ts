@@ -1,0 +1,18 @@
+import dayjs from 'dayjs';
+
+/** Every date on screen: `YYYY-MM-DD HH:mm:ss`; nothing for a missing one. */
+export function formatDate(ms: number | null | undefined): string {
+  return ms === null || ms === undefined ? '-' : dayjs(ms).format('YYYY-MM-DD HH:mm:ss');
+}
+
+/** Visible text of rich-editor HTML, without tags, cut to `max` characters with an ellipsis. */
+export function plainExcerpt(html: string | null | undefined, max: number): string {
+  const doc = new DOMParser().parseFromString(html ?? '', 'text/html');
+  const text = (doc.body.textContent ?? '').replace(/\s+/g, ' ').trim();
+  return text.length > max ? `${text.slice(0, max)}...` : text;
+}
+
+/** A title cut to `max` characters with an ellipsis. */
+export function cut(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}...` : text;
+}
