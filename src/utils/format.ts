@@ -7,7 +7,9 @@ export function formatDate(ms: number | null | undefined): string {
 
 /** Visible text of rich-editor HTML, without tags, cut to `max` characters with an ellipsis. */
 export function plainExcerpt(html: string | null | undefined, max: number): string {
+  // DOMParser runs no scripts; their text and that of styles is not visible, so it goes.
   const doc = new DOMParser().parseFromString(html ?? '', 'text/html');
+  doc.querySelectorAll('script, style, noscript, template').forEach((node) => node.remove());
   const text = (doc.body.textContent ?? '').replace(/\s+/g, ' ').trim();
   return text.length > max ? `${text.slice(0, max)}...` : text;
 }

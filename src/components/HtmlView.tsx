@@ -1,0 +1,9 @@
+import DOMPurify from 'dompurify';
+import { useMemo } from 'react';
+
+/** Rich-editor HTML shown sanitised again on the client: no scripts, no event attributes. */
+export default function HtmlView({ html, className }: { html: string | null | undefined; className?: string }) {
+  const clean = useMemo(() => DOMPurify.sanitize(html ?? ''), [html]);
+  // eslint-disable-next-line react/no-danger
+  return <div className={className} dangerouslySetInnerHTML={{ __html: clean }} />;
+}
