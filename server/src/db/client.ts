@@ -30,8 +30,11 @@ export interface Database {
 }
 
 interface QueryObserver {
-  /** Called with the SQL of every statement drizzle sends (tests count the round trips of a call). */
-  onQuery?: (sql: string) => void;
+  /**
+   * Called with every statement drizzle sends and its parameters (tests count the round trips of
+   * a call; the benchmark replays them through pgbench).
+   */
+  onQuery?: (sql: string, params: unknown[]) => void;
 }
 
 export type DatabaseOptions = QueryObserver &
@@ -41,7 +44,7 @@ export type DatabaseOptions = QueryObserver &
   );
 
 function queryLogger({ onQuery }: QueryObserver) {
-  return onQuery ? { logQuery: (query: string) => onQuery(query) } : undefined;
+  return onQuery ? { logQuery: (query: string, params: unknown[]) => onQuery(query, params) } : undefined;
 }
 
 function migrationsFolder(): string {

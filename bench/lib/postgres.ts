@@ -1,0 +1,224 @@
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from 'pg';
+import { buildApp } from '../../server/src/app';
+import { loadConfig } from '../../server/src/config';
+import { openDatabase } from '../../server/src/db/client';
+import { ADMIN_LOGIN, ADMIN_PASSWORD, CAPTCHA } from './server';
+import { ROOT } from './options';
+
+export interface SeedSizes {
+  users: number;
+  issues: number;
+  comments: number;
+  books: number;
+  interviews: number;
+}
+
+export function databaseUrl(adminUrl: string, name: string): string {
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function withClient<T>(url: string, run: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await run(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function serverVersion(adminUrl: string): Promise<string> {
+  return withClient(adminUrl, async (client) => (await client.query('show server_version')).rows[0].server_version as string);
+}
+
+/** What the bench database holds now, or null when there is no such database. */
+async function currentSizes(adminUrl: string, name: string): Promise<SeedSizes | null> {
+  const exists = await withClient(adminUrl, async (client) => (await client.query('select 1 from pg_database where datname = $1', [name])).rowCount);
+  if (!exists) return null;
+  try {
+    return await withClient(databaseUrl(adminUrl, name), async (client) => {
+      const { rows } = await client.query(`select
+        (select count(*) from users)::int as users, (select count(*) from issues)::int as issues,
+        (select count(*) from comments)::int as comments, (select count(*) from books)::int as books,
+        (select count(*) from interviews)::int as interviews`);
+      return rows[0] as SeedSizes;
+    });
+  } catch {
+    return null;
+  }
+}
+
+function seedFlags(sizes: SeedSizes): string[] {
+  return Object.entries(sizes).flatMap(([key, value]) => [`--${key}`, String(value)]);
+}
+
+/** `npm run seed` with these sizes on the database `env` names; answers the seconds it took. */
+export async function runSeed(sizes: SeedSizes, env: { DATABASE_URL: string } | { DATA_DIR: string }): Promise<number> {
+  const { DATABASE_URL: _ignored, ...inherited } = process.env;
+  const started = performance.now();
+  const child = spawn('npm', ['run', '--silent', 'seed', '--', ...seedFlags(sizes)], {
+    cwd: ROOT,
+    env: { ...inherited, ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`npm run seed failed (exit ${code})`);
+  return (performance.now() - started) / 1000;
+}
+
+/**
+ * A fresh `bench` database seeded to `sizes`, or the existing one when `keep` is set and it already
+ * holds exactly that. Only this one database is ever dropped.
+ */
+export async function prepareBenchDatabase(adminUrl: string, name: string, sizes: SeedSizes, keep: boolean): Promise<{ url: string; seedSeconds: number | null }> {
+  const url = databaseUrl(adminUrl, name);
+  if (keep) {
+    const current = await currentSizes(adminUrl, name);
+    if (current && (Object.keys(sizes) as Array<keyof SeedSizes>).every((key) => current[key] === sizes[key])) {
+      console.error(`reusing database "${name}" (${JSON.stringify(current)})`);
+      return { url, seedSeconds: null };
+    }
+  }
+  await withClient(adminUrl, async (client) => {
+    await client.query(`drop database if exists "${name}" with (force)`);
+    await client.query(`create database "${name}"`);
+  });
+  return { url, seedSeconds: await runSeed(sizes, { DATABASE_URL: url }) };
+}
+
+function literal(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+  if (typeof value === 'boolean') return String(value);
+  return `'${String(value).replace(/'/g, "''")}'`;
+}
+
+/** The statement with its parameters written in, as pgbench needs it. */
+export function inlineParameters(sql: string, params: unknown[]): string {
+  return sql.replace(/\$(\d+)/g, (_, n: string) => literal(params[Number(n) - 1]));
+}
+
+/**
+ * Every statement the server sends to answer each GET, captured from the server's own code (the
+ * same modules the bundle is built from) running in this process on the same database, with the
+ * drizzle query hook. The token check's lookup is one of them.
+ */
+export async function captureStatements(url: string, paths: string[]): Promise<Map<string, string[]>> {
+  let recording: string[] | null = null;
+  const database = await openDatabase({
+    kind: 'postgres',
+    url,
+    poolSize: 2,
+    onQuery: (sql, params) => recording?.push(inlineParameters(sql, params)),
+  });
+  const config = loadConfig({
+    NODE_ENV: 'benchmark',
+    CAPTCHA_TEST_ANSWER: CAPTCHA,
+    ADMIN_LOGIN_ID: ADMIN_LOGIN,
+    ADMIN_PASSWORD,
+    LOG_LEVEL: 'silent',
+  });
+  const app = await buildApp({ config, database });
+  try {
+    const captcha = await app.inject({ method: 'GET', url: '/res/captcha' });
+    const cookie = captcha.cookies.find((c) => c.name === 'captcha_id');
+    const login = await app.inject({
+      method: 'POST',
+      url: '/api/admin/login',
+      headers: { cookie: `captcha_id=${cookie?.value}` },
+      payload: { loginId: ADMIN_LOGIN, loginPwd: ADMIN_PASSWORD, captcha: CAPTCHA, remember: true },
+    });
+    const token = login.json<{ data: { token: string } }>().data.token;
+    const statements = new Map<string, string[]>();
+    for (const target of paths) {
+      recording = [];
+      const response = await app.inject({ method: 'GET', url: target, headers: { authorization: `Bearer ${token}` } });
+      if (response.statusCode !== 200) throw new Error(`capturing ${target}: ${response.statusCode} ${response.body}`);
+      statements.set(target, recording);
+      recording = null;
+    }
+    return statements;
+  } finally {
+    await app.close();
+    await database.close();
+  }
+}
+
+function pgbenchBinary(): string {
+  if (spawnSync('pgbench', ['--version']).status === 0) return 'pgbench';
+  const base = '/usr/lib/postgresql';
+  const versions = fs.existsSync(base) ? fs.readdirSync(base).sort((a, b) => Number(b) - Number(a)) : [];
+  for (const version of versions) {
+    const candidate = path.join(base, version, 'bin/pgbench');
+    if (fs.existsSync(candidate)) return candidate;
+  }
+  throw new Error('pgbench not found (Debian: apt-get install postgresql-client)');
+}
+
+export interface PgbenchResult {
+  tps: number;
+  p50: number;
+  p99: number;
+  failures: number;
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (!sorted.length) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+function pgbenchOnce(url: string, script: string, connections: number, seconds: number, logDir: string | null) {
+  const target = new URL(url);
+  const args = [
+    '-n',
+    '-c', String(connections),
+    '-j', String(Math.min(connections, os.cpus().length)),
+    '-T', String(seconds),
+    '-f', script,
+    '-h', target.hostname,
+    '-p', target.port || '5432',
+    '-U', decodeURIComponent(target.username || 'postgres'),
+  ];
+  if (logDir) args.push('-l', `--log-prefix=${path.join(logDir, 'tx')}`);
+  args.push(target.pathname.slice(1));
+  const result = spawnSync(pgbenchBinary(), args, {
+    encoding: 'utf8',
+    env: { ...process.env, PGPASSWORD: decodeURIComponent(target.password) },
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  if (result.status !== 0) throw new Error(`pgbench failed: ${result.stderr}`);
+  return result.stdout;
+}
+
+/**
+ * The database's own limit for a call: its statements, one after another on one connection, as
+ * one pgbench transaction, at the same concurrency and for as long as the HTTP run.
+ */
+export function pgbench(url: string, statements: string[], connections: number, seconds: number, warmup: number): PgbenchResult {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cs-pgbench-'));
+  try {
+    const script = path.join(dir, 'call.sql');
+    fs.writeFileSync(script, statements.map((s) => `${s};\n`).join(''));
+    if (warmup > 0) pgbenchOnce(url, script, connections, warmup, null);
+    const output = pgbenchOnce(url, script, connections, seconds, dir);
+    const tps = Number(/tps = ([\d.]+) \(without initial connection time\)/.exec(output)?.[1] ?? NaN);
+    const failures = Number(/number of failed transactions: (\d+)/.exec(output)?.[1] ?? 0);
+    // Per-transaction log lines: client, transaction number, latency in µs, ...
+    const latencies = fs
+      .readdirSync(dir)
+      .filter((name) => name.startsWith('tx'))
+      .flatMap((name) => fs.readFileSync(path.join(dir, name), 'utf8').split('\n'))
+      .filter(Boolean)
+      .map((line) => Number(line.split(' ')[2]) / 1000)
+      .sort((a, b) => a - b);
+    return { tps, p50: percentile(latencies, 50), p99: percentile(latencies, 99), failures };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,223 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { LoadResult } from './load';
+import type { BenchOptions } from './options';
+import type { PgbenchResult } from './postgres';
+import type { LighthouseResult, PageLoad } from './web';
+
+export interface ApiRow {
+  database: 'PostgreSQL' | 'embedded';
+  label: string;
+  path: string;
+  kind: 'list' | 'single';
+  http: LoadResult;
+  pgbench?: PgbenchResult;
+  statements?: number;
+}
+
+export interface Startup {
+  database: 'PostgreSQL' | 'embedded';
+  runsMs: number[];
+  restRssMb: number;
+  loadRssMb: number;
+}
+
+export interface Results {
+  options: BenchOptions;
+  startedAt: Date;
+  machine: Record<string, string>;
+  seeding: string[];
+  api: ApiRow[];
+  startups: Startup[];
+  pages?: { login: PageLoad; userList: PageLoad; lighthouse: { login: LighthouseResult; userList: LighthouseResult } };
+}
+
+export function describeMachine(extra: Record<string, string>): Record<string, string> {
+  const cpuinfo = fs.existsSync('/proc/cpuinfo') ? fs.readFileSync('/proc/cpuinfo', 'utf8') : '';
+  const model = /model name\s*:\s*(.+)/.exec(cpuinfo)?.[1] ?? os.cpus()[0]?.model ?? 'unknown';
+  return {
+    CPU: `${model}, ${os.cpus().length} cores`,
+    RAM: `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`,
+    OS: `${os.type()} ${os.release()}`,
+    Node: process.version,
+    'load average at start (1, 5, 15 min)': os.loadavg().map((n) => n.toFixed(2)).join(', '),
+    ...extra,
+  };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
+const ms = (value: number) => `${value.toFixed(value < 10 ? 1 : 0)} ms`;
+
+function table(head: string[], rows: string[][]): string {
+  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  return [line(head), line(head.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+interface Target {
+  target: string;
+  measured: string;
+  met: boolean | null;
+}
+
+function targets(results: Results): Target[] {
+  const out: Target[] = [];
+  const pgRows = results.api.filter((row) => row.database === 'PostgreSQL');
+  for (const row of pgRows.filter((r) => r.kind === 'list' && r.pgbench)) {
+    const ratio = row.http.rps / row.pgbench!.tps;
+    out.push({
+      target: `${row.label}: ≥ 0.5 of pgbench, p99 ≤ 30 ms`,
+      measured: `${ratio.toFixed(2)} of pgbench, p99 ${ms(row.http.p99)}`,
+      met: ratio >= 0.5 && row.http.p99 <= 30 && row.http.failures === 0,
+    });
+  }
+  for (const database of ['PostgreSQL', 'embedded'] as const) {
+    const first = results.api.find((r) => r.database === database && r.label.startsWith('user list, page 1'));
+    const deep = results.api.find((r) => r.database === database && r.label.startsWith('user list, page ') && r !== first && !r.label.includes('nickname'));
+    if (first && deep) {
+      const slower = first.http.rps / deep.http.rps;
+      out.push({
+        target: `${database}: ${deep.label.replace('user list, ', '')} within 2× of page 1`,
+        measured: `${slower.toFixed(2)}× slower (${deep.http.rps.toFixed(0)} vs ${first.http.rps.toFixed(0)} req/s)`,
+        met: slower <= 2,
+      });
+    }
+  }
+  for (const row of pgRows.filter((r) => r.kind === 'single')) {
+    out.push({ target: `${row.label}: ≥ 5,000 req/s`, measured: `${row.http.rps.toFixed(0)} req/s`, met: row.http.rps >= 5000 && row.http.failures === 0 });
+  }
+  const embeddedFirst = results.api.find((r) => r.database === 'embedded' && r.label.startsWith('user list, page 1'));
+  if (embeddedFirst) {
+    out.push({
+      target: `embedded, ${results.options.embeddedUsers.toLocaleString('en')} users: unfiltered user list ≥ 1,000 req/s`,
+      measured: `${embeddedFirst.http.rps.toFixed(0)} req/s`,
+      met: embeddedFirst.http.rps >= 1000,
+    });
+  }
+  if (results.pages) {
+    const { login, userList, lighthouse } = results.pages;
+    out.push({ target: '/login: ≤ 250 kB gzipped JavaScript', measured: kb(login.jsGzip), met: login.jsGzip <= 250_000 });
+    out.push({ target: '/user/userList: ≤ 500 kB gzipped JavaScript', measured: kb(userList.jsGzip), met: userList.jsGzip <= 500_000 });
+    for (const [name, run] of [['/login', lighthouse.login], ['/user/userList', lighthouse.userList]] as const) {
+      out.push({ target: `${name}: Lighthouse performance ≥ 95, TBT ≤ 100 ms`, measured: `${run.score}, TBT ${ms(run.tbtMs)}`, met: run.score >= 95 && run.tbtMs <= 100 });
+    }
+  }
+  for (const startup of results.startups) {
+    const limit = startup.database === 'PostgreSQL' ? 2000 : 5000;
+    out.push({ target: `start-up on ${startup.database}: ≤ ${limit / 1000} s`, measured: ms(median(startup.runsMs)), met: median(startup.runsMs) <= limit });
+  }
+  if (results.startups.length) {
+    const peak = Math.max(...results.startups.map((s) => s.loadRssMb));
+    out.push({ target: 'server RSS under the list load: ≤ 300 MB', measured: `${peak.toFixed(0)} MB`, met: peak <= 300 });
+  }
+  return out;
+}
+
+function apiTable(rows: ApiRow[]): string {
+  return table(
+    ['database', 'call', 'req/s', 'p50', 'p99', 'failed', 'pgbench tps', 'pgbench p50', 'pgbench p99', 'ratio', 'statements'],
+    rows.map((row) => [
+      row.database,
+      `${row.label} \`${row.path}\``,
+      row.http.rps.toFixed(0),
+      ms(row.http.p50),
+      ms(row.http.p99),
+      String(row.http.failures),
+      row.pgbench ? row.pgbench.tps.toFixed(0) : '—',
+      row.pgbench ? ms(row.pgbench.p50) : '—',
+      row.pgbench ? ms(row.pgbench.p99) : '—',
+      row.pgbench ? (row.http.rps / row.pgbench.tps).toFixed(2) : '—',
+      row.statements === undefined ? '—' : String(row.statements),
+    ]),
+  );
+}
+
+export function renderMarkdown(results: Results, notes: string | null): string {
+  const { options } = results;
+  const parts: string[] = [];
+  parts.push('# Benchmark results', '');
+  parts.push(
+    `Written by \`npm run bench${options.quick ? ' -- --quick' : ''}\` on ${results.startedAt.toISOString()}. ` +
+      `${options.connections} connections, ${options.duration} s per run after ${options.warmup} s of warm-up; ` +
+      'every load run is followed by its pgbench limit on the same database, so a noisy machine moves both sides alike.',
+    '',
+  );
+  parts.push('## Machine', '', table(['', ''], Object.entries(results.machine)), '');
+  parts.push(
+    '## Data',
+    '',
+    `PostgreSQL: ${options.users.toLocaleString('en')} users, ${options.issues.toLocaleString('en')} issues, ` +
+      `${options.comments.toLocaleString('en')} comments, ${options.books.toLocaleString('en')} books, ${options.interviews.toLocaleString('en')} interview questions. ` +
+      `Embedded (PGlite): ${options.embeddedUsers.toLocaleString('en')} users.`,
+    '',
+    ...results.seeding.map((line) => `- ${line}`),
+    '',
+  );
+  parts.push('## Targets', '', table(['target', 'measured', ''], targets(results).map((t) => [t.target, t.measured, t.met === null ? '—' : t.met ? 'met' : '**missed**'])), '');
+  parts.push(
+    '## 1–2. API',
+    '',
+    'autocannon, signed in, against the built server (pino logging at info to a file). pgbench runs every ' +
+      'statement the server sends for the call (the token check included), captured from the server code, ' +
+      'one after another as one transaction, with the same concurrency and duration. Latencies are per request (HTTP) and per transaction (pgbench).',
+    '',
+    apiTable(results.api),
+    '',
+  );
+  if (results.pages) {
+    const { login, userList, lighthouse } = results.pages;
+    parts.push(
+      '## 3. Front end',
+      '',
+      'Chromium through playwright-core, a fresh context (empty cache) per page; bytes are gzip -9 of every script and style sheet requested before the page was usable. ' +
+        'Lighthouse: desktop preset, fresh Chromium profile per run, median of the runs.',
+      '',
+      table(
+        ['page', 'usable after', 'JS (gzip)', 'CSS (gzip)', 'files', 'Lighthouse', 'TBT', 'FCP', 'LCP'],
+        [
+          ['/login (form usable)', login, lighthouse.login] as const,
+          ['/user/userList (rows shown)', userList, lighthouse.userList] as const,
+        ].map(([name, load, lh]) => [name, ms(load.usableMs), kb(load.jsGzip), kb(load.cssGzip), String(load.files), String(lh.score), ms(lh.tbtMs), ms(lh.fcpMs), ms(lh.lcpMs)]),
+      ),
+      '',
+    );
+  }
+  if (results.startups.length) {
+    parts.push(
+      '## 4. Start-up and memory',
+      '',
+      table(
+        ['database', 'start-up to first 200 from /healthz (median)', 'runs', 'RSS at rest', 'RSS peak under the list load'],
+        results.startups.map((s) => [s.database, ms(median(s.runsMs)), s.runsMs.map((v) => v.toFixed(0)).join(', '), `${s.restRssMb.toFixed(0)} MB`, `${s.loadRssMb.toFixed(0)} MB`]),
+      ),
+      '',
+    );
+  }
+  parts.push(`Load average at the end: ${os.loadavg().map((n) => n.toFixed(2)).join(', ')}.`, '');
+  if (notes) parts.push(notes.trim(), '');
+  return parts.join('\n');
+}
+
+export function printSummary(results: Results) {
+  console.log('');
+  console.table(
+    results.api.map((row) => ({
+      db: row.database,
+      call: row.label,
+      'req/s': Math.round(row.http.rps),
+      p50: row.http.p50,
+      p99: row.http.p99,
+      failed: row.http.failures,
+      pgbench: row.pgbench ? Math.round(row.pgbench.tps) : '',
+      ratio: row.pgbench ? Number((row.http.rps / row.pgbench.tps).toFixed(2)) : '',
+    })),
+  );
+  console.table(targets(results).map((t) => ({ target: t.target, measured: t.measured, met: t.met === null ? '' : t.met ? 'met' : 'MISSED' })));
+}
+
+export function writeReport(results: Results) {
+  const notesFile = path.join(__dirname, '../NOTES.md');
+  const notes = fs.existsSync(notesFile) ? fs.readFileSync(notesFile, 'utf8') : null;
+  fs.writeFileSync(results.options.out, renderMarkdown(results, notes));
+}

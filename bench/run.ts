@@ -1,0 +1,166 @@
+/**
+ * `npm run bench`: the performance figures of issue 4 against the production build and the real
+ * server, written with the machine's description to bench/RESULTS.md. See README.md ("Benchmark").
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { measure } from './lib/load';
+import { deepPageFor, parseOptions, ROOT, type BenchOptions } from './lib/options';
+import { captureStatements, pgbench, prepareBenchDatabase, runSeed, serverVersion } from './lib/postgres';
+import { describeMachine, printSummary, writeReport, type ApiRow, type Results, type Startup } from './lib/report';
+import { getJson, peakRssDuring, signIn, startMeasured, type BenchServer } from './lib/server';
+import { CHROME_PATH, lighthouseMedian, measurePageLoads } from './lib/web';
+
+interface Scenario {
+  label: string;
+  path: string;
+  kind: 'list' | 'single';
+}
+
+const STARTS = 3;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function userListScenarios(options: BenchOptions, users: number): Scenario[] {
+  const deep = deepPageFor(options, users);
+  return [
+    { label: 'user list, page 1', path: '/api/user?current=1&pageSize=10', kind: 'list' },
+    { label: `user list, page ${deep}`, path: `/api/user?current=${deep}&pageSize=10`, kind: 'list' },
+    {
+      label: `user list, nickname contains "${options.nickname}"`,
+      path: `/api/user?current=1&pageSize=10&nickname=${encodeURIComponent(options.nickname)}`,
+      kind: 'list',
+    },
+  ];
+}
+
+async function contentScenarios(server: BenchServer, token: string): Promise<Scenario[]> {
+  const types = await getJson<Array<{ _id: string }>>(`${server.url}/api/type`, token);
+  const books = await getJson<{ data: Array<{ _id: string }> }>(`${server.url}/api/book?current=1&pageSize=1`, token);
+  if (!types.length || !books.data.length) throw new Error('the seeded database has no types or no books');
+  return [
+    { label: 'issue list, approved, one type', path: `/api/issue?current=1&pageSize=10&issueStatus=true&typeId=${types[0]._id}`, kind: 'list' },
+    { label: 'comment list, type 1, with user and target', path: '/api/comment/1?current=1&pageSize=10', kind: 'list' },
+    { label: 'one book by id', path: `/api/book/${books.data[0]._id}`, kind: 'single' },
+    { label: 'whoami', path: '/api/admin/whoami', kind: 'single' },
+  ];
+}
+
+/** The list calls under load while the server's RSS is sampled; then the single-row calls. */
+async function runScenarios(
+  database: ApiRow['database'],
+  server: BenchServer,
+  token: string,
+  scenarios: Scenario[],
+  options: BenchOptions,
+  limits?: { url: string; statements: Map<string, string[]> },
+): Promise<{ rows: ApiRow[]; peakRssMb: number }> {
+  const rows: ApiRow[] = [];
+  const one = async (scenario: Scenario) => {
+    console.error(`  ${database}: ${scenario.label}`);
+    const http = await measure(`${server.url}${scenario.path}`, token, options.connections, options.duration, options.warmup);
+    const statements = limits?.statements.get(scenario.path);
+    const limit = limits && statements ? pgbench(limits.url, statements, options.connections, options.duration, options.warmup) : undefined;
+    rows.push({ database, label: scenario.label, path: scenario.path, kind: scenario.kind, http, pgbench: limit, statements: statements?.length });
+  };
+  const { peakMb } = await peakRssDuring(server.pid, async () => {
+    for (const scenario of scenarios.filter((s) => s.kind === 'list')) await one(scenario);
+  });
+  for (const scenario of scenarios.filter((s) => s.kind === 'single')) await one(scenario);
+  return { rows, peakRssMb: peakMb };
+}
+
+async function restRss(server: BenchServer): Promise<number> {
+  await sleep(2000);
+  return server.rssMb();
+}
+
+async function main() {
+  const options = parseOptions(process.argv.slice(2));
+  const startedAt = new Date();
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'cs-bench-'));
+  const results: Results = { options, startedAt, machine: {}, seeding: [], api: [], startups: [] };
+  const running: BenchServer[] = [];
+  console.error(`bench: logs and the embedded database in ${work}`);
+
+  try {
+    // Without the front-end part only the server bundle matters (a few seconds of esbuild).
+    const built = options.web
+      ? spawnSync(process.execPath, [path.join(ROOT, 'scripts/ensure-build.mjs')], { cwd: ROOT, stdio: 'inherit' })
+      : spawnSync(process.execPath, [path.join(ROOT, 'scripts/build-server.mjs')], { cwd: ROOT, stdio: 'inherit' });
+    if (built.status !== 0) throw new Error('the build failed');
+
+    const extra: Record<string, string> = {};
+    if (options.postgres) extra.PostgreSQL = await serverVersion(options.adminUrl);
+    if (options.web) extra.Chromium = spawnSync(CHROME_PATH, ['--version'], { encoding: 'utf8' }).stdout.trim();
+    results.machine = describeMachine(extra);
+
+    let webServer: { server: BenchServer; token: string } | null = null;
+
+    if (options.postgres) {
+      console.error('PostgreSQL: preparing the bench database');
+      const sizes = { users: options.users, issues: options.issues, comments: options.comments, books: options.books, interviews: options.interviews };
+      const { url, seedSeconds } = await prepareBenchDatabase(options.adminUrl, options.benchDb, sizes, options.keep);
+      results.seeding.push(seedSeconds === null ? 'PostgreSQL: reused the bench database seeded earlier (--keep)' : `PostgreSQL: \`npm run seed\` took ${seedSeconds.toFixed(0)} s`);
+      const { server, startupMs } = await startMeasured({ DATABASE_URL: url }, path.join(work, 'server-postgres.log'), STARTS);
+      running.push(server);
+      const token = await signIn(server.url);
+      const rest = await restRss(server);
+      const scenarios = [...userListScenarios(options, options.users), ...(await contentScenarios(server, token))];
+      const statements = await captureStatements(url, scenarios.map((s) => s.path));
+      const { rows, peakRssMb } = await runScenarios('PostgreSQL', server, token, scenarios, options, { url, statements });
+      results.api.push(...rows);
+      results.startups.push({ database: 'PostgreSQL', runsMs: startupMs, restRssMb: rest, loadRssMb: peakRssMb } satisfies Startup);
+      if (options.embedded) {
+        await server.stop();
+        running.pop();
+      } else {
+        webServer = { server, token };
+      }
+    }
+
+    if (options.embedded) {
+      const dataDir = path.join(work, 'data');
+      console.error(`embedded: seeding ${options.embeddedUsers} users`);
+      const seconds = await runSeed({ users: options.embeddedUsers, issues: 0, comments: 0, books: 0, interviews: 0 }, { DATA_DIR: dataDir });
+      results.seeding.push(`embedded: \`npm run seed\` took ${seconds.toFixed(0)} s`);
+      const { server, startupMs } = await startMeasured({ DATA_DIR: dataDir }, path.join(work, 'server-embedded.log'), STARTS);
+      running.push(server);
+      const token = await signIn(server.url);
+      const rest = await restRss(server);
+      const { rows, peakRssMb } = await runScenarios('embedded', server, token, userListScenarios(options, options.embeddedUsers), options);
+      results.api.push(...rows);
+      results.startups.push({ database: 'embedded', runsMs: startupMs, restRssMb: rest, loadRssMb: peakRssMb });
+      webServer = { server, token };
+    }
+
+    if (options.web) {
+      if (!webServer) throw new Error('the front-end part needs a server: leave --no-postgres or --no-embedded out');
+      console.error('front end: page loads and Lighthouse');
+      const { server, token } = webServer;
+      const loads = await measurePageLoads(server.url, token);
+      const runs = options.quick ? 1 : 3;
+      results.pages = {
+        login: loads.login,
+        userList: loads.userList,
+        lighthouse: {
+          login: await lighthouseMedian(`${server.url}/login`, null, runs),
+          userList: await lighthouseMedian(`${server.url}/user/userList`, token, runs),
+        },
+      };
+    }
+  } finally {
+    for (const server of running) await server.stop();
+  }
+
+  writeReport(results);
+  printSummary(results);
+  console.error(`\nwritten: ${path.relative(process.cwd(), options.out)}`);
+  fs.rmSync(work, { recursive: true, force: true });
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+  process.exit(1);
+});
