@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
 import { currentAdmin } from '../../plugins/auth';
 import { ok, responses } from '../../lib/http';
 import { WhoAmI } from '../admin/admin.schemas';
@@ -7,6 +8,12 @@ import { LoginBody, LoginResult } from './auth.schemas';
 import { CAPTCHA_LIFETIME_MS, type AuthService } from './auth.service';
 
 export const CAPTCHA_COOKIE = 'captcha_id';
+
+// The cookie comes from the client: anything but an id this server could have made is no captcha.
+function captchaIdOf(request: FastifyRequest): string | null {
+  const id = request.cookies[CAPTCHA_COOKIE];
+  return id && /^[0-9a-f]{32}$/.test(id) ? id : null;
+}
 
 /** GET /res/captcha: the SVG image, its answer kept server-side and tied to this browser. */
 export const captchaRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = async (app, { auth }) => {
@@ -17,7 +24,7 @@ export const captchaRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = a
       schema: { tags: ['auth'], summary: '获取验证码（SVG）', produces: ['image/svg+xml'] },
     },
     async (request, reply) => {
-      const { id, svg } = await auth.newCaptcha(request.cookies[CAPTCHA_COOKIE] ?? null);
+      const { id, svg } = await auth.newCaptcha(captchaIdOf(request));
       return reply
         .setCookie(CAPTCHA_COOKIE, id, {
           httpOnly: true,
@@ -41,7 +48,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = a
       config: { access: 'public' },
       schema: { tags: ['auth'], summary: '管理员登录', body: LoginBody, response: responses(LoginResult) },
     },
-    async (request) => ok(await auth.login(request.body, request.cookies[CAPTCHA_COOKIE] ?? null, request.ip)),
+    async (request) => ok(await auth.login(request.body, captchaIdOf(request), request.ip)),
   );
 
   app.get(
