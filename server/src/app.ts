@@ -63,7 +63,9 @@ export function loggerOptions(config: Pick<Config, 'logLevel'>): FastifyServerOp
 export async function buildApp({ config, database, logger = false, now }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger,
-    trustProxy: config.trustProxy,
+    // One proxy in front: the address it appended is the client's. Anything to its left was written
+    // by the client and would let it pick a new address for each guess at the login throttle.
+    trustProxy: config.trustProxy ? (_address: string, hop: number) => hop === 0 : false,
     bodyLimit: 1024 * 1024,
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
