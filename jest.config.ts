@@ -6,7 +6,10 @@ export default async (): Promise<Config> => {
   // The app's .tsx files rely on the automatic JSX runtime (tsconfig `react-jsx`), as Umi's build does.
   const { testTimeout: _webTimeout, ...browserBase } = createConfig({
     target: 'browser',
-    jsTransformerOpts: { jsx: 'automatic' },
+    // `supported`: jest sees a dynamic import() of a transformed module as an ES module whose
+    // default is the whole CommonJS exports object, which React.lazy cannot render; as a
+    // require() wrapped in a promise (how Umi's own test routes load pages) it gets the component.
+    jsTransformerOpts: { jsx: 'automatic', supported: { 'dynamic-import': false } },
   }) as Config;
   const web = (await configUmiAlias({
     ...browserBase,

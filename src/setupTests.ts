@@ -40,6 +40,20 @@ window.getComputedStyle = (element: Element) =>
 if (!window.scrollTo) window.scrollTo = () => undefined;
 window.HTMLElement.prototype.scrollIntoView = () => undefined;
 
+// ProseMirror (the rich editor) measures the selection to map clicks and keys to positions; with
+// no layout, every box is empty and no point is over an element.
+const noRects = () => Object.assign([], { item: () => null }) as unknown as DOMRectList;
+// jsdom has no DOMRect either.
+const emptyRect = (): DOMRect => {
+  const box = { x: 0, y: 0, width: 0, height: 0, top: 0, right: 0, bottom: 0, left: 0 };
+  return { ...box, toJSON: () => box };
+};
+if (!document.elementFromPoint) document.elementFromPoint = () => null;
+Range.prototype.getClientRects ??= noRects;
+Range.prototype.getBoundingClientRect ??= emptyRect;
+// A text node is measured through a Range in browsers; ProseMirror also asks the node itself.
+(Text.prototype as Text & { getClientRects?: () => DOMRectList }).getClientRects ??= noRects;
+
 // antd's static messages live outside the tested tree and would outlast the test that raised them.
 afterEach(() => {
   act(() => message.destroy());
