@@ -1,0 +1,36 @@
+import { Select } from 'antd';
+import { useEffect, useMemo } from 'react';
+import { useTypeStore } from '@/hooks/useTypeStore';
+
+interface TypeSelectProps {
+  /** The chosen type's `_id`. */
+  value?: string;
+  onChange?: (value: string) => void;
+  placeholder?: string;
+  allowClear?: boolean;
+}
+
+/** A form field control choosing one type from the dva `type` model (loaded when empty). */
+export default function TypeSelect({ value, onChange, placeholder = '请选择分类', allowClear }: TypeSelectProps) {
+  const { typeList, loading, init } = useTypeStore();
+  useEffect(() => {
+    if (typeList.length === 0) init();
+  }, [typeList.length, init]);
+
+  const options = useMemo(() => typeList.map((type) => ({ label: type.typeName, value: type._id })), [typeList]);
+
+  return (
+    <Select
+      value={value}
+      // Clearing answers undefined; a form field holds '' for "no type chosen".
+      onChange={(next?: string) => onChange?.(next ?? '')}
+      placeholder={placeholder}
+      allowClear={allowClear}
+      options={options}
+      loading={loading}
+      showSearch
+      optionFilterProp="label"
+      notFoundContent={loading ? '加载中...' : undefined}
+    />
+  );
+}
