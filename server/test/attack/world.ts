@@ -1,0 +1,107 @@
+import type { CatalogEntry } from '../../src/plugins/auth';
+import { contentFixtures } from '../content';
+import { CAPTCHA, ROOT_LOGIN, ROOT_PASSWORD, type TestContext } from '../harness';
+
+/** One record of every kind, and an admin of each level: what the routes' parameters point at. */
+export interface World {
+  rootId: string;
+  rootToken: string;
+  normal: { id: string; token: string; loginId: string };
+  typeId: string;
+  userId: string;
+  bookId: string;
+  interviewId: string;
+  issueId: string;
+  commentId: string;
+}
+
+export async function buildWorld(t: TestContext, tag = 'world'): Promise<World> {
+  const fixtures = contentFixtures(t.database.db);
+  const rootToken = await t.rootToken();
+  const whoami = await t.inject({ method: 'GET', url: '/api/admin/whoami', headers: { authorization: `Bearer ${rootToken}` } });
+  const normalLogin = `${tag}-normal`;
+  const normal = await t.createAdmin(normalLogin, 2);
+  const typeId = await fixtures.type(`${tag}-type`);
+  const userId = await fixtures.user({ loginId: `${tag}-user` });
+  const bookId = await fixtures.book(typeId);
+  const interviewId = await fixtures.interview(typeId);
+  const issueId = await fixtures.issue(userId, typeId);
+  const commentId = await fixtures.comment({ userId, typeId, issueId });
+  return {
+    rootId: whoami.json().data._id,
+    rootToken,
+    normal: { id: normal.id, token: normal.token, loginId: normalLogin },
+    typeId,
+    userId,
+    bookId,
+    interviewId,
+    issueId,
+    commentId,
+  };
+}
+
+export const routeKey = (route: Pick<CatalogEntry, 'method' | 'url'>) => `${route.method} ${route.url}`;
+
+/**
+ * A body each POST and PATCH route accepts as it stands; `unique` keeps names that must be
+ * unique apart. A route with a body missing here fails the tests that use this table.
+ */
+export function validBody(key: string, world: World, unique: string): Record<string, unknown> | undefined {
+  const html = `<p>${unique}</p>`;
+  const bodies: Record<string, Record<string, unknown>> = {
+    'POST /api/admin/login': { loginId: ROOT_LOGIN, loginPwd: ROOT_PASSWORD, captcha: CAPTCHA },
+    'POST /api/admin': { loginId: `a-${unique}`, loginPwd: 'password-123', permission: 2 },
+    'PATCH /api/admin/:id': { nickname: `n-${unique}`.slice(0, 32) },
+    'POST /api/type': { typeName: `t-${unique}`.slice(0, 32) },
+    'PATCH /api/type/:id': { typeName: `t-${unique}`.slice(0, 32) },
+    'POST /api/user': { loginId: `u-${unique}`, loginPwd: 'password-123' },
+    'PATCH /api/user/:id': { nickname: `n-${unique}`.slice(0, 32) },
+    'POST /api/book': { bookTitle: `b-${unique}`, downloadLink: 'https://example.com/b', bookIntro: html, requirePoints: 1, typeId: world.typeId },
+    'PATCH /api/book/:id': { bookTitle: `b-${unique}` },
+    'POST /api/interview': { interviewTitle: `i-${unique}`, interviewContent: html, typeId: world.typeId },
+    'PATCH /api/interview/:id': { interviewTitle: `i-${unique}` },
+    'POST /api/issue': { issueTitle: `q-${unique}`, issueContent: html, userId: world.userId, typeId: world.typeId },
+    'PATCH /api/issue/:id': { issueTitle: `q-${unique}` },
+    'POST /api/comment': { userId: world.userId, commentType: 1, issueId: world.issueId, commentContent: html },
+  };
+  return bodies[key];
+}
+
+type RecordKey = 'typeId' | 'userId' | 'bookId' | 'interviewId' | 'issueId' | 'commentId';
+const ID_OWNERS: Array<[prefix: string, record: RecordKey]> = [
+  ['/api/comment/issuecomment/', 'issueId'],
+  ['/api/comment/bookcomment/', 'bookId'],
+  ['/api/comment/', 'commentId'],
+  ['/api/type/', 'typeId'],
+  ['/api/user/', 'userId'],
+  ['/api/book/', 'bookId'],
+  ['/api/interview/', 'interviewId'],
+  ['/api/issue/', 'issueId'],
+];
+
+/** Path parameters that point at the world's records (the normal admin's own id for /api/admin). */
+export function worldParams(url: string, world: World): Record<string, string | number> {
+  const owner = ID_OWNERS.find(([prefix]) => url.startsWith(prefix));
+  const id = owner ? world[owner[1]] : world.normal.id;
+  return { id, loginId: world.normal.loginId, commentType: 1 };
+}
+
+interface JsonSchemaLike {
+  type?: string;
+  properties?: Record<string, JsonSchemaLike>;
+  required?: string[];
+  maxLength?: number;
+  minLength?: number;
+  pattern?: string;
+  anyOf?: JsonSchemaLike[];
+  const?: unknown;
+  minimum?: number;
+  maximum?: number;
+}
+
+/** A route's body, querystring or params schema as plain JSON Schema. */
+export function schemaPart(route: CatalogEntry, part: 'body' | 'querystring' | 'params'): JsonSchemaLike | undefined {
+  return (route.schema as Record<string, JsonSchemaLike> | undefined)?.[part];
+}
+
+export type { JsonSchemaLike };
