@@ -1,0 +1,245 @@
+import { eq } from 'drizzle-orm';
+import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { adminSessions, admins, books, comments, interviews, issues, types, users } from '../../src/db/schema';
+import { CAPTCHA, bearer, createTestContext, type TestContext } from '../harness';
+import { contentFixtures } from '../content';
+import { UNKNOWN_ID, fillPath, multipart, png } from './support';
+import { buildWorld, routeKey, validBody, type World } from './world';
+
+let t: TestContext;
+let world: World;
+let started: number;
+beforeAll(async () => {
+  t = await createTestContext();
+  world = await buildWorld(t);
+  started = Date.now();
+}, 120_000);
+afterAll(() => t.close());
+
+const FORGED_ID = 'aaaaaaaaaaaaaaaaaaaaaaaa';
+const LONG_AGO = 86_400_000;
+// Everything a client might try to set that only the server may: ids, dates, counters, hashes, rights.
+const READ_ONLY = {
+  _id: FORGED_ID,
+  id: FORGED_ID,
+  createdAt: LONG_AGO,
+  registerDate: LONG_AGO,
+  lastLoginDate: LONG_AGO,
+  onShelfDate: LONG_AGO,
+  issueDate: LONG_AGO,
+  commentDate: LONG_AGO,
+  scanNumber: 9999,
+  commentNumber: 9999,
+  passwordHash: 'plain-text',
+  password_hash: 'plain-text',
+  loginPwdHash: 'plain-text',
+  isAdmin: true,
+  role: 'super',
+};
+
+type Row = Record<string, unknown>;
+type Table = PgTable & { id: AnyPgColumn };
+async function row(table: Table, id: string): Promise<Row> {
+  const [found] = await t.database.db.select().from(table).where(eq(table.id, id));
+  return found as Row;
+}
+
+const fixtures = () => contentFixtures(t.database.db);
+let serial = 0;
+const unique = () => `ma${++serial}`;
+
+async function call(method: 'POST' | 'PATCH', url: string, payload: object, token = world.rootToken) {
+  return t.inject({ method, url, headers: bearer(token), payload });
+}
+
+function isNow(value: unknown) {
+  expect(value).toBeGreaterThanOrEqual(started);
+  expect(value).toBeLessThanOrEqual(Date.now());
+}
+
+/** Sends a PATCH with read-only fields beside `change`; the stored row differs by `change` alone. */
+async function patchOnly(table: Table, url: string, id: string, change: Row, extra: Row = {}) {
+  const before = await row(table, id);
+  const response = await call('PATCH', url, { ...READ_ONLY, ...extra, ...change });
+  expect(response.statusCode).toBe(200);
+  const after = await row(table, id);
+  const { passwordHash: _h, ...shown } = after;
+  expect(after).toEqual({ ...before, ...change });
+  expect(JSON.stringify(shown)).not.toContain(FORGED_ID);
+  expect(await row(table, FORGED_ID)).toBeUndefined();
+}
+
+/** What each POST and PATCH is sent, and what must be true of what it stored. */
+const CASES: Record<string, () => Promise<void>> = {
+  'POST /api/admin/login': async () => {
+    const before = await row(admins, world.normal.id);
+    const cookie = await t.captchaCookie();
+    const response = await t.inject({
+      method: 'POST',
+      url: '/api/admin/login',
+      headers: { cookie },
+      payload: { ...READ_ONLY, loginId: world.normal.loginId, loginPwd: `${world.normal.loginId}-password`, captcha: CAPTCHA, permission: 1, enabled: false, nickname: 'hacked' },
+    });
+    expect(response.statusCode).toBe(200);
+    const token = response.json().data.token as string;
+    expect(response.json().data.data).toMatchObject({ _id: world.normal.id, permission: 2, enabled: true });
+    expect((await t.inject({ method: 'GET', url: '/api/admin', headers: bearer(token) })).statusCode).toBe(403);
+    expect(await row(admins, world.normal.id)).toEqual(before);
+  },
+
+  'POST /api/admin/logout': async () => {
+    const victim = await t.tokenFor(world.normal.loginId, `${world.normal.loginId}-password`);
+    const victimSession = JSON.parse(Buffer.from(victim.split('.')[1], 'base64url').toString()).sid;
+    const mine = await t.tokenFor(world.normal.loginId, `${world.normal.loginId}-password`);
+    const response = await call('POST', '/api/admin/logout', { sid: victimSession, sessionId: victimSession, adminId: world.rootId }, mine);
+    expect(response.statusCode).toBe(200);
+    expect(await row(adminSessions, victimSession)).toBeDefined();
+    expect((await t.inject({ method: 'GET', url: '/api/admin/whoami', headers: bearer(world.rootToken) })).statusCode).toBe(200);
+  },
+
+  'POST /api/admin': async () => {
+    const response = await call('POST', '/api/admin', { ...READ_ONLY, ...validBody('POST /api/admin', world, unique()), enabled: false });
+    expect(response.statusCode).toBe(201);
+    const stored = await row(admins, response.json().data._id);
+    expect(stored.id).not.toBe(FORGED_ID);
+    isNow(stored.createdAt);
+    expect(stored.enabled).toBe(true);
+    expect(stored.passwordHash).toMatch(/^\$argon2id\$/);
+  },
+
+  'PATCH /api/admin/:id': async () => {
+    const target = await t.createAdmin(unique(), 2);
+    await patchOnly(admins, `/api/admin/${target.id}`, target.id, { nickname: 'renamed' }, { loginId: 'renamed-login' });
+    // The admin themself may not raise their own rights through the fields they may change.
+    const before = await row(admins, target.id);
+    const self = await call('PATCH', `/api/admin/${target.id}`, { nickname: 'self', permission: 1 }, target.token);
+    expect(self.statusCode).toBe(403);
+    expect(await row(admins, target.id)).toEqual(before);
+  },
+
+  'POST /api/type': async () => {
+    const response = await call('POST', '/api/type', { ...READ_ONLY, ...validBody('POST /api/type', world, unique()) });
+    expect(response.statusCode).toBe(201);
+    const stored = await row(types, response.json().data._id);
+    expect(stored.id).not.toBe(FORGED_ID);
+    isNow(stored.createdAt);
+  },
+
+  'PATCH /api/type/:id': async () => {
+    const id = await fixtures().type();
+    await patchOnly(types, `/api/type/${id}`, id, { typeName: unique() });
+  },
+
+  'POST /api/user': async () => {
+    const response = await call('POST', '/api/user', { ...READ_ONLY, ...validBody('POST /api/user', world, unique()) });
+    expect(response.statusCode).toBe(201);
+    const stored = await row(users, response.json().data._id);
+    expect(stored.id).not.toBe(FORGED_ID);
+    isNow(stored.registerDate);
+    isNow(stored.lastLoginDate);
+    expect(stored.passwordHash).toMatch(/^\$argon2id\$/);
+  },
+
+  'PATCH /api/user/:id': async () => {
+    const id = await fixtures().user();
+    await patchOnly(users, `/api/user/${id}`, id, { nickname: 'renamed' });
+  },
+
+  'POST /api/book': async () => {
+    const response = await call('POST', '/api/book', { ...READ_ONLY, ...validBody('POST /api/book', world, unique()) });
+    expect(response.statusCode).toBe(201);
+    const stored = await row(books, response.json().data._id);
+    expect(stored).toMatchObject({ scanNumber: 0, commentNumber: 0 });
+    expect(stored.id).not.toBe(FORGED_ID);
+    isNow(stored.onShelfDate);
+  },
+
+  'PATCH /api/book/:id': async () => {
+    const id = await fixtures().book(world.typeId);
+    await patchOnly(books, `/api/book/${id}`, id, { bookTitle: 'renamed' });
+  },
+
+  'POST /api/interview': async () => {
+    const response = await call('POST', '/api/interview', { ...READ_ONLY, ...validBody('POST /api/interview', world, unique()) });
+    expect(response.statusCode).toBe(201);
+    const stored = await row(interviews, response.json().data._id);
+    expect(stored.id).not.toBe(FORGED_ID);
+    isNow(stored.onShelfDate);
+  },
+
+  'PATCH /api/interview/:id': async () => {
+    const id = await fixtures().interview(world.typeId);
+    await patchOnly(interviews, `/api/interview/${id}`, id, { interviewTitle: 'renamed' });
+  },
+
+  'POST /api/issue': async () => {
+    const body = { ...READ_ONLY, ...validBody('POST /api/issue', world, unique()), issueStatus: true };
+    const response = await call('POST', '/api/issue', body);
+    expect(response.statusCode).toBe(201);
+    const stored = await row(issues, response.json().data._id);
+    // A new issue waits for review, whatever it says about itself.
+    expect(stored).toMatchObject({ scanNumber: 0, commentNumber: 0, issueStatus: false });
+    expect(stored.id).not.toBe(FORGED_ID);
+    isNow(stored.issueDate);
+  },
+
+  'PATCH /api/issue/:id': async () => {
+    const id = await fixtures().issue(world.userId, world.typeId);
+    const otherUser = await fixtures().user();
+    await patchOnly(issues, `/api/issue/${id}`, id, { issueTitle: 'renamed' }, { userId: otherUser });
+  },
+
+  'POST /api/comment': async () => {
+    const otherType = await fixtures().type();
+    const body = { ...READ_ONLY, ...validBody('POST /api/comment', world, unique()), typeId: otherType, bookId: world.bookId };
+    const issueBefore = await row(issues, world.issueId);
+    const bookBefore = await row(books, world.bookId);
+    const response = await call('POST', '/api/comment', body);
+    expect(response.statusCode).toBe(201);
+    const stored = await row(comments, response.json().data._id);
+    // Its type and its target come from the issue it is on, not from the request.
+    expect(stored).toMatchObject({ typeId: world.typeId, issueId: world.issueId, bookId: null, commentType: 1 });
+    expect(stored.id).not.toBe(FORGED_ID);
+    isNow(stored.commentDate);
+    expect((await row(issues, world.issueId)).commentNumber).toBe((issueBefore.commentNumber as number) + 1);
+    expect(await row(books, world.bookId)).toEqual(bookBefore);
+  },
+
+  'POST /api/upload': async () => {
+    const { payload, contentType } = multipart([{ name: `${FORGED_ID}.png`, type: 'image/png', data: png(1, 1) }], {
+      _id: FORGED_ID,
+      id: FORGED_ID,
+      path: '/static/uploads/aaaaaaaaaaaaaaaaaaaaaaaa.png',
+      ext: 'html',
+      mime: 'text/html',
+    });
+    const response = await t.inject({ method: 'POST', url: '/api/upload', headers: { ...bearer(world.rootToken), 'content-type': contentType }, payload });
+    expect(response.statusCode).toBe(200);
+    const url = response.json().data as string;
+    expect(url).toMatch(/^\/static\/uploads\/[0-9a-f]{24}\.png$/);
+    expect(url).not.toContain(FORGED_ID);
+    expect((await t.inject({ method: 'GET', url })).headers['content-type']).toBe('image/png');
+  },
+};
+
+describe('mass assignment', () => {
+  it('every POST and PATCH route has a case here', () => {
+    const writes = t.app.routeCatalog.filter((route) => route.method === 'POST' || route.method === 'PATCH').map(routeKey);
+    expect(writes.sort()).toEqual(Object.keys(CASES).sort());
+  });
+
+  it.each(Object.keys(CASES))('%s stores only what it may', async (key) => {
+    await CASES[key]();
+  });
+
+  it('no PATCH reaches another record through a forged _id', async () => {
+    const victim = await fixtures().book(world.typeId, { bookTitle: 'untouched' });
+    const target = await fixtures().book(world.typeId);
+    const response = await call('PATCH', fillPath('/api/book/:id', { id: target }), { _id: victim, id: victim, bookTitle: 'changed' });
+    expect(response.statusCode).toBe(200);
+    expect((await row(books, victim)).bookTitle).toBe('untouched');
+    expect((await row(books, target)).bookTitle).toBe('changed');
+    expect((await call('PATCH', `/api/book/${UNKNOWN_ID}`, { _id: victim, bookTitle: 'changed' })).statusCode).toBe(404);
+    expect((await row(books, victim)).bookTitle).toBe('untouched');
+  });
+});

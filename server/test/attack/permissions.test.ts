@@ -1,0 +1,157 @@
+import type { CatalogEntry } from '../../src/plugins/auth';
+import { ROOT_LOGIN, ROOT_PASSWORD, bearer, createTestContext, type TestContext } from '../harness';
+import { UNKNOWN_ID, expectRefusal, fillPath } from './support';
+import { buildWorld, routeKey, validBody, worldParams, type World } from './world';
+
+/**
+ * Who may call each route. 'self': any admin, but a normal admin only on their own record.
+ * A route that is registered but missing here fails the first test, so no route goes unchecked.
+ */
+const RULES: Record<string, 'public' | 'admin' | 'super' | 'self'> = {
+  'GET /res/captcha': 'public',
+  'POST /api/admin/login': 'public',
+  'GET /api/admin/whoami': 'admin',
+  'POST /api/admin/logout': 'admin',
+  'GET /api/admin': 'super',
+  'POST /api/admin': 'super',
+  'GET /api/admin/adminIsExist/:loginId': 'super',
+  'GET /api/admin/:id': 'self',
+  'PATCH /api/admin/:id': 'self',
+  'DELETE /api/admin/:id': 'super',
+  'GET /api/type': 'admin',
+  'POST /api/type': 'admin',
+  'PATCH /api/type/:id': 'admin',
+  'DELETE /api/type/:id': 'admin',
+  'POST /api/upload': 'admin',
+  'GET /api/user': 'admin',
+  'GET /api/user/userIsExist/:loginId': 'admin',
+  'GET /api/user/:id': 'admin',
+  'GET /api/user/:id/impact': 'admin',
+  'POST /api/user': 'admin',
+  'PATCH /api/user/:id': 'admin',
+  'DELETE /api/user/:id': 'super',
+  'GET /api/book': 'admin',
+  'GET /api/book/:id': 'admin',
+  'POST /api/book': 'admin',
+  'PATCH /api/book/:id': 'admin',
+  'DELETE /api/book/:id': 'admin',
+  'GET /api/interview': 'admin',
+  'GET /api/interview/:id': 'admin',
+  'POST /api/interview': 'admin',
+  'PATCH /api/interview/:id': 'admin',
+  'DELETE /api/interview/:id': 'admin',
+  'GET /api/issue': 'admin',
+  'GET /api/issue/:id': 'admin',
+  'POST /api/issue': 'admin',
+  'PATCH /api/issue/:id': 'admin',
+  'DELETE /api/issue/:id': 'admin',
+  'GET /api/comment/issuecomment/:id': 'admin',
+  'GET /api/comment/bookcomment/:id': 'admin',
+  'GET /api/comment/:commentType': 'admin',
+  'POST /api/comment': 'admin',
+  'DELETE /api/comment/:id': 'admin',
+  'GET /api/stats': 'admin',
+};
+
+const EXPIRED = '登录过期，请重新登录';
+const FORBIDDEN = '没有权限进行此操作';
+
+let t: TestContext;
+let world: World;
+beforeAll(async () => {
+  t = await createTestContext();
+  world = await buildWorld(t);
+}, 120_000);
+afterAll(() => t.close());
+
+type Role = 'nobody' | 'normal' | 'super';
+let serial = 0;
+
+async function tokenOf(role: Role, route: CatalogEntry): Promise<string | null> {
+  if (role === 'nobody') return null;
+  // Signing out ends the token used for it: that call gets one of its own.
+  if (routeKey(route) === 'POST /api/admin/logout') {
+    return role === 'super' ? t.tokenFor(ROOT_LOGIN, ROOT_PASSWORD) : t.tokenFor(world.normal.loginId, `${world.normal.loginId}-password`);
+  }
+  return role === 'super' ? world.rootToken : world.normal.token;
+}
+
+/** A request the route would carry out: real records for reads and edits, none for deletes. */
+async function call(route: CatalogEntry, role: Role, id?: string) {
+  const token = await tokenOf(role, route);
+  const params = { ...worldParams(route.url, world), ...(route.method === 'DELETE' && { id: UNKNOWN_ID }), ...(id && { id }) };
+  const body = validBody(routeKey(route), world, `perm${++serial}`);
+  return t.inject({
+    method: route.method as 'GET',
+    url: fillPath(route.url, params),
+    headers: token ? bearer(token) : {},
+    ...(body && { payload: body }),
+  });
+}
+
+function allowed(response: { statusCode: number; body: string }, label: string) {
+  expect({ label, status: response.statusCode, forbidden: [401, 403].includes(response.statusCode) || response.statusCode >= 500 }).toEqual({
+    label,
+    status: response.statusCode,
+    forbidden: false,
+  });
+}
+
+describe('permissions: every registered route against the table', () => {
+  it('the table names exactly the registered routes', () => {
+    const registered = t.app.routeCatalog.map(routeKey).sort();
+    expect(registered).toEqual(Object.keys(RULES).sort());
+  });
+
+  it("each route's declared access agrees with the table", () => {
+    for (const route of t.app.routeCatalog) {
+      const rule = RULES[routeKey(route)];
+      expect({ route: routeKey(route), access: route.access }).toEqual({ route: routeKey(route), access: rule === 'self' ? 'admin' : rule });
+    }
+  });
+
+  describe.each(Object.keys(RULES))('%s', (key) => {
+    const route = () => t.app.routeCatalog.find((r) => routeKey(r) === key)!;
+    const rule = RULES[key];
+
+    it(`no token: ${rule === 'public' ? 'allowed' : `401 ${EXPIRED}`}`, async () => {
+      const response = await call(route(), 'nobody');
+      if (rule === 'public') allowed(response, key);
+      else expectRefusal(response, 401, EXPIRED);
+    });
+
+    it(`normal admin: ${rule === 'super' ? `403 ${FORBIDDEN}` : rule === 'self' ? 'own record only' : 'allowed'}`, async () => {
+      if (rule === 'super') return expectRefusal(await call(route(), 'normal'), 403, FORBIDDEN);
+      if (rule === 'self') {
+        allowed(await call(route(), 'normal', world.normal.id), `${key} on self`);
+        return expectRefusal(await call(route(), 'normal', world.rootId), 403, FORBIDDEN);
+      }
+      allowed(await call(route(), 'normal'), key);
+    });
+
+    it('super admin: allowed', async () => {
+      allowed(await call(route(), 'super'), key);
+      if (rule === 'self') allowed(await call(route(), 'super', world.rootId), `${key} on self`);
+    });
+  });
+
+  it('HEAD on a guarded GET route is guarded the same way', async () => {
+    for (const route of t.app.routeCatalog.filter((r) => r.method === 'GET' && RULES[routeKey(r)] !== 'public')) {
+      const url = fillPath(route.url, worldParams(route.url, world));
+      expect({ url, status: (await t.inject({ method: 'HEAD', url })).statusCode }).toEqual({ url, status: 401 });
+      const normal = await t.inject({ method: 'HEAD', url, headers: bearer(world.normal.token) });
+      const expected = RULES[routeKey(route)] === 'super' ? 403 : 200;
+      expect({ url, status: normal.statusCode }).toEqual({ url, status: route.url === '/api/admin/:id' ? 200 : expected });
+    }
+  });
+
+  it('a method override header does not turn a read into a write', async () => {
+    const response = await t.inject({
+      method: 'GET',
+      url: `/api/user/${world.userId}`,
+      headers: { ...bearer(world.normal.token), 'x-http-method-override': 'DELETE', 'x-method-override': 'DELETE' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect((await t.inject({ method: 'GET', url: `/api/user/${world.userId}`, headers: bearer(world.rootToken) })).statusCode).toBe(200);
+  });
+});
