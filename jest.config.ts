@@ -21,6 +21,12 @@ export default async (): Promise<Config> => {
       // helpers; under --experimental-vm-modules jest refuses to require an ESM file, so they
       // map to Babel's CommonJS twins.
       '^@babel/runtime/helpers/esm/(.*)$': '@babel/runtime/helpers/$1',
+      // antd-img-crop's CommonJS build uses what antd/es/* modules export as the components
+      // themselves; its ES build, transformed like the app's code, reads their default exports.
+      '^antd-img-crop$': '<rootDir>/node_modules/antd-img-crop/dist/antd-img-crop.esm.js',
+      // Tests load `antd` as antd/lib; antd/es would be a second copy whose Upload.LIST_IGNORE
+      // (a per-copy value) the app's Upload does not recognise.
+      '^antd/es/(.*)$': 'antd/lib/$1',
       ...browserBase.moduleNameMapper,
     },
   })) as Config;

@@ -1,9 +1,10 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { Input, Space, Upload } from 'antd';
 import type { UploadFile, UploadProps } from 'antd';
+import ImgCrop from 'antd-img-crop';
 import { useState } from 'react';
 import { isApiFailure } from '@/requestErrorConfig';
-import { UPLOAD_FIELD, UPLOAD_MAX_BYTES, UPLOAD_TYPES, UPLOAD_URL } from '@/services/upload';
+import { imageRefusal, UPLOAD_FIELD, UPLOAD_TYPES, UPLOAD_URL } from '@/services/upload';
 import { message } from '@/utils/feedback';
 import { getToken } from '@/utils/session';
 
@@ -13,6 +14,8 @@ interface ImageUploadProps {
   onChange?: (value: string) => void;
   /** Names the address field for assistive technology, e.g. 「头像地址」. */
   addressLabel?: string;
+  /** Width / height of the crop made before uploading: 1 for avatars, 3 / 4 for book covers. */
+  aspect?: number;
 }
 
 function uploadedPath(response: unknown): string | undefined {
@@ -21,11 +24,15 @@ function uploadedPath(response: unknown): string | undefined {
   return success === true && typeof data === 'string' ? data : undefined;
 }
 
+// Only a file the server would take is worth cropping; any other goes straight to the check
+// below, which refuses it with the reason.
+const worthCropping = (file: File) => imageRefusal(file) === undefined;
+
 /**
- * One image: uploaded through POST /api/upload (a picture card) or given as an address. A form
- * field control: its value is the address.
+ * One image: cropped, then uploaded through POST /api/upload (a picture card), or given as an
+ * address. A form field control: its value is the address.
  */
-export default function ImageUpload({ value, onChange, addressLabel = '图片地址' }: ImageUploadProps) {
+export default function ImageUpload({ value, onChange, addressLabel = '图片地址', aspect = 1 }: ImageUploadProps) {
   const [uploading, setUploading] = useState<UploadFile>();
 
   const fileList: UploadFile[] = uploading
@@ -34,13 +41,11 @@ export default function ImageUpload({ value, onChange, addressLabel = '图片地
       ? [{ uid: value, name: value.split('/').pop() || value, status: 'done', url: value }]
       : [];
 
+  // Runs on the cropped file, the one that is sent (or on a refused original, never cropped).
   const beforeUpload: UploadProps['beforeUpload'] = (file) => {
-    if (!UPLOAD_TYPES.includes(file.type)) {
-      message.error('只能上传 PNG、JPEG、GIF 或 WebP 图片');
-      return Upload.LIST_IGNORE;
-    }
-    if (file.size > UPLOAD_MAX_BYTES) {
-      message.error('上传文件失败，请检查文件的大小，控制在 2MB 以内');
+    const refusal = imageRefusal(file);
+    if (refusal) {
+      message.error(refusal);
       return Upload.LIST_IGNORE;
     }
     return true;
@@ -65,26 +70,37 @@ export default function ImageUpload({ value, onChange, addressLabel = '图片地
 
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
-      <Upload
-        name={UPLOAD_FIELD}
-        action={UPLOAD_URL}
-        headers={token ? { Authorization: `Bearer ${token}` } : undefined}
-        accept={UPLOAD_TYPES.join(',')}
-        listType="picture-card"
-        maxCount={1}
-        fileList={fileList}
-        beforeUpload={beforeUpload}
-        onChange={handleChange}
-        onRemove={() => onChange?.('')}
-        showUploadList={{ showPreviewIcon: false }}
+      <ImgCrop
+        aspect={aspect}
+        rotationSlider
+        showReset
+        resetText="重置"
+        modalTitle="裁剪图片"
+        modalOk="确定"
+        modalCancel="取消"
+        beforeCrop={worthCropping}
       >
-        {fileList.length === 0 && (
-          <div>
-            <PlusOutlined />
-            <div style={{ marginTop: 8 }}>上传图片</div>
-          </div>
-        )}
-      </Upload>
+        <Upload
+          name={UPLOAD_FIELD}
+          action={UPLOAD_URL}
+          headers={token ? { Authorization: `Bearer ${token}` } : undefined}
+          accept={UPLOAD_TYPES.join(',')}
+          listType="picture-card"
+          maxCount={1}
+          fileList={fileList}
+          beforeUpload={beforeUpload}
+          onChange={handleChange}
+          onRemove={() => onChange?.('')}
+          showUploadList={{ showPreviewIcon: false }}
+        >
+          {fileList.length === 0 && (
+            <div>
+              <PlusOutlined />
+              <div style={{ marginTop: 8 }}>上传图片</div>
+            </div>
+          )}
+        </Upload>
+      </ImgCrop>
       <Input
         aria-label={addressLabel}
         value={value}

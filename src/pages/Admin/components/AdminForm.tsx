@@ -110,7 +110,7 @@ export default function AdminFormFields({ mode, permissionLocked = false }: Admi
         rules={[{ required: true, message: '请选择管理员权限' }]}
       />
       <ProForm.Item name="avatar" label="头像">
-        <ImageUpload addressLabel="头像地址" />
+        <ImageUpload aspect={1} addressLabel="头像地址" />
       </ProForm.Item>
     </>
   );
