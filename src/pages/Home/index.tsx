@@ -1,36 +1,77 @@
+import {
+  AppstoreOutlined,
+  CommentOutlined,
+  EditOutlined,
+  ProfileOutlined,
+  ReadOutlined,
+  TeamOutlined,
+} from '@ant-design/icons';
 import { PageContainer } from '@ant-design/pro-components';
-import { useModel } from '@umijs/max';
-import { Avatar, Card, Space, Tag, Typography } from 'antd';
-import { DEFAULT_AVATAR } from '@/constants';
+import { Link } from '@umijs/max';
+import { Alert, Card, Col, Row, Skeleton, Statistic } from 'antd';
+import { lazy, type ReactNode, Suspense } from 'react';
+import { useLoaded } from '@/hooks/useLoaded';
+import { getStats, type StatsCounts } from '@/services/stats';
 
-/** A welcome until the statistics dashboard (GET /api/stats) lands. */
+// Its own chunk: the cards show as soon as the numbers arrive, the charts when the library has.
+const DailyCharts = lazy(() => import('./components/DailyCharts'));
+
+/** Where 「待审核问答」 leads: the issue list, filtered by the query it reads on opening. */
+const WAITING_ISSUES_PATH = '/issue?issueStatus=false';
+
+interface CardSpec {
+  key: keyof StatsCounts;
+  title: string;
+  icon: ReactNode;
+  to?: string;
+}
+
+const CARDS: CardSpec[] = [
+  { key: 'users', title: '用户', icon: <TeamOutlined /> },
+  { key: 'books', title: '书籍', icon: <ReadOutlined /> },
+  { key: 'interviews', title: '面试题', icon: <EditOutlined /> },
+  { key: 'issuesWaiting', title: '待审核问答', icon: <ProfileOutlined />, to: WAITING_ISSUES_PATH },
+  { key: 'comments', title: '评论', icon: <CommentOutlined /> },
+  { key: 'types', title: '类型', icon: <AppstoreOutlined /> },
+];
+
+function StatCard({ spec, counts }: { spec: CardSpec; counts?: StatsCounts }) {
+  const card = (
+    <Card hoverable={Boolean(spec.to)}>
+      <Statistic
+        title={spec.title}
+        value={counts?.[spec.key] ?? '-'}
+        prefix={spec.icon}
+        loading={!counts}
+      />
+    </Card>
+  );
+  return spec.to ? <Link to={spec.to}>{card}</Link> : card;
+}
+
 export default function Home() {
-  const { initialState } = useModel('@@initialState');
-  const admin = initialState?.adminInfo;
+  const [stats] = useLoaded(getStats);
+  const ready = stats.status === 'ready' ? stats.value : undefined;
 
   return (
     <PageContainer title="首页">
-      <Card>
-        <Space size="large" align="center">
-          <Avatar size={64} src={admin?.avatar || DEFAULT_AVATAR} alt="头像" />
-          <div>
-            <Typography.Title level={4} style={{ margin: 0 }}>
-              欢迎回来，{admin?.nickname ?? '管理员'}
-            </Typography.Title>
-            <Space style={{ marginTop: 8 }}>
-              <Typography.Text type="secondary">账号 {admin?.loginId}</Typography.Text>
-              {admin?.permission === 1 ? (
-                <Tag color="orange">超级管理员</Tag>
-              ) : (
-                <Tag color="blue">普通管理员</Tag>
-              )}
-            </Space>
-          </div>
-        </Space>
-        <Typography.Paragraph type="secondary" style={{ marginTop: 24, marginBottom: 0 }}>
-          coder station 后台管理系统：在左侧菜单中管理用户、书籍、面试题、问答、评论与分类。
-        </Typography.Paragraph>
-      </Card>
+      {stats.status === 'failed' && (
+        <Alert type="error" showIcon message={`统计数据加载失败：${stats.error}`} style={{ marginBottom: 16 }} />
+      )}
+      <Row gutter={[16, 16]}>
+        {CARDS.map((spec) => (
+          <Col key={spec.key} xs={12} md={8} xl={4}>
+            <StatCard spec={spec} counts={ready?.counts} />
+          </Col>
+        ))}
+      </Row>
+      {ready && (
+        <div style={{ marginTop: 16 }}>
+          <Suspense fallback={<Skeleton active paragraph={{ rows: 6 }} />}>
+            <DailyCharts daily={ready.daily} />
+          </Suspense>
+        </div>
+      )}
     </PageContainer>
   );
 }
