@@ -33,6 +33,10 @@ export default defineConfig({
   // Umi still adds the regenerator runtime, which dva-core needs.
   targets: { chrome: 100, edge: 100, firefox: 100, safari: 15 },
   polyfill: { imports: [] },
+  // esbuild's minifier hoists its helpers to top-level names in each async chunk; with the editor
+  // and cropper chunks two of them clash (Umi's helper checker stops the build). Wrapping every
+  // chunk in its own function scope keeps the names apart.
+  esbuildMinifyIIFE: true,
   chainWebpack(memo) {
     // SPEC §9 fixes the chunk load time-out at 120 s; stated here so no bundler default moves it.
     memo.output.chunkLoadTimeout(120_000);
