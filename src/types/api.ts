@@ -120,3 +120,24 @@ export interface Comment {
   user: UserBrief | null;
   target: { _id: string; title: string } | null;
 }
+
+export interface Book {
+  _id: string;
+  bookTitle: string;
+  /** Cover address; the server stores its default cover when none is given. */
+  bookPic: string;
+  downloadLink: string;
+  /** Sanitised HTML from the rich editor. */
+  bookIntro: string;
+  scanNumber: number;
+  commentNumber: number;
+  onShelfDate: number;
+  requirePoints: number;
+  typeId: string;
+}
+
+/** What the book form sends: the server sets `_id`, the counters and `onShelfDate`. */
+export type BookFields = Pick<
+  Book,
+  'bookTitle' | 'bookPic' | 'downloadLink' | 'bookIntro' | 'requirePoints' | 'typeId'
+>;

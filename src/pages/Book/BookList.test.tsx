@@ -1,0 +1,180 @@
+import { TestBrowser } from '@@/testBrowser';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { envelope, type FakeReply, type FakeRequest, installFakeNetwork, refusal } from '@/testing/fakeNetwork';
+import type { Book } from '@/types/api';
+
+const JS_TYPE = '65f1a2b3c4d5e6f708192b01';
+const CSS_TYPE = '65f1a2b3c4d5e6f708192b02';
+
+const book = (n: number, bookTitle: string, extra: Partial<Book> = {}): Book => ({
+  _id: `65f1a2b3c4d5e6f708192e${String(n).padStart(2, '0')}`,
+  bookTitle,
+  bookPic: '/static/uploads/cover.png',
+  downloadLink: 'https://pan.example.com/s/book',
+  bookIntro: '<p>这是一本<strong>深入浅出</strong>讲解 JavaScript 的好书，值得一读。</p>',
+  scanNumber: 30 + n,
+  commentNumber: 5 + n,
+  onShelfDate: 1_700_000_000_000,
+  requirePoints: 20,
+  typeId: JS_TYPE,
+  ...extra,
+});
+
+let books: Book[];
+let handle: (req: FakeRequest) => FakeReply | undefined;
+const sent = installFakeNetwork((req) => {
+  const special = handle(req);
+  if (special) return special;
+  if (req.url === '/api/admin/whoami') {
+    return {
+      status: 200,
+      body: envelope({ _id: '65f1a2b3c4d5e6f708192a02', loginId: 'editor', nickname: '内容编辑', avatar: '', permission: 2 }),
+    };
+  }
+  if (req.method === 'GET' && req.url === '/api/type') {
+    return {
+      status: 200,
+      body: envelope([
+        { _id: JS_TYPE, typeName: 'JavaScript', createdAt: 1 },
+        { _id: CSS_TYPE, typeName: 'CSS', createdAt: 2 },
+      ]),
+    };
+  }
+  if (req.method === 'GET' && req.url.startsWith('/api/book?')) {
+    const query = new URLSearchParams(req.url.split('?')[1]);
+    const pageSize = Number(query.get('pageSize'));
+    return {
+      status: 200,
+      body: envelope({
+        currentPage: Number(query.get('current')),
+        eachPage: pageSize,
+        count: 25,
+        totalPage: Math.ceil(25 / pageSize),
+        data: books,
+      }),
+    };
+  }
+  return refusal(404, '请求的资源不存在');
+});
+
+beforeEach(() => {
+  books = [book(1, '你不知道的JavaScript'), book(2, 'CSS 世界', { typeId: CSS_TYPE, bookPic: '' })];
+  handle = () => undefined;
+  sent.length = 0;
+  localStorage.setItem('adminToken', 'live-token');
+});
+
+const bookQueries = () =>
+  sent
+    .filter((r) => r.method === 'GET' && r.url.startsWith('/api/book?'))
+    .map((r) => new URLSearchParams(r.url.split('?')[1]));
+
+async function openBooks() {
+  render(<TestBrowser location={{ pathname: '/book/bookList' }} />);
+  await screen.findByText('你不知道的JavaScript', { selector: 'td' }, { timeout: 20_000 });
+}
+
+const rowOf = (title: string) => screen.getByText(title, { selector: 'td' }).closest('tr') as HTMLElement;
+
+async function search() {
+  await act(async () => {
+    fireEvent.click(screen.getByRole('button', { name: /查\s*询/ }));
+  });
+}
+
+describe('book list', () => {
+  it('asks for the first page of 10 without filters and shows each column', async () => {
+    await openBooks();
+
+    const [first] = bookQueries();
+    expect([...first.keys()].sort()).toEqual(['current', 'pageSize']);
+    expect(first.get('current')).toBe('1');
+    expect(first.get('pageSize')).toBe('10');
+    expect(document.querySelector('.ant-pro-table-list-toolbar-title')).toHaveTextContent('书籍列表');
+
+    const row = within(rowOf('你不知道的JavaScript'));
+    expect(row.getByText('1')).toBeInTheDocument();
+    await waitFor(() => expect(row.getByText('JavaScript')).toHaveClass('ant-tag'));
+    expect(row.getByText('这是一本深入浅出讲解 Java...')).toBeInTheDocument();
+    expect(row.getByAltText('你不知道的JavaScript的封面')).toHaveAttribute('src', '/static/uploads/cover.png');
+    expect(row.getByText('31')).toBeInTheDocument();
+    expect(row.getByText('6')).toBeInTheDocument();
+    expect(row.getByText(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/)).toBeInTheDocument();
+
+    const second = within(rowOf('CSS 世界'));
+    expect(second.getByText('2')).toBeInTheDocument();
+    expect(second.getByText('CSS')).toHaveClass('ant-tag');
+    expect(second.getByAltText('CSS 世界的封面')).toHaveAttribute('src', '/default-cover.svg');
+  });
+
+  it('sends the title and the chosen type to the query, and keeps them on the next page', async () => {
+    await openBooks();
+
+    fireEvent.change(screen.getByLabelText('书籍名称'), { target: { value: 'CSS' } });
+    const typeSelect = screen.getByLabelText('书籍分类');
+    fireEvent.mouseDown(typeSelect);
+    const option = await screen.findByText('CSS', { selector: '.ant-select-item-option-content' });
+    fireEvent.click(option);
+    await search();
+
+    await waitFor(() => expect(bookQueries().at(-1)?.get('typeId')).toBe(CSS_TYPE));
+    expect(bookQueries().at(-1)?.get('bookTitle')).toBe('CSS');
+    expect(bookQueries().at(-1)?.get('current')).toBe('1');
+
+    await act(async () => {
+      fireEvent.click(screen.getByTitle('2'));
+    });
+    await waitFor(() => expect(bookQueries().at(-1)?.get('current')).toBe('2'));
+    expect(bookQueries().at(-1)?.get('bookTitle')).toBe('CSS');
+    expect(bookQueries().at(-1)?.get('typeId')).toBe(CSS_TYPE);
+    await waitFor(() => expect(within(rowOf('你不知道的JavaScript')).getByText('11')).toBeInTheDocument());
+    expect(within(rowOf('CSS 世界')).getByText('12')).toBeInTheDocument();
+  });
+
+  it('drops a blank title from the query', async () => {
+    await openBooks();
+
+    fireEvent.change(screen.getByLabelText('书籍名称'), { target: { value: '   ' } });
+    await search();
+
+    await waitFor(() => expect(bookQueries().length).toBeGreaterThan(1));
+    expect(bookQueries().at(-1)?.has('bookTitle')).toBe(false);
+    expect(bookQueries().at(-1)?.has('typeId')).toBe(false);
+  });
+
+  it('deletes a book after the confirmation, says so and reloads the page', async () => {
+    handle = (req) => (req.method === 'DELETE' ? { status: 200, body: envelope(null) } : undefined);
+    await openBooks();
+    const before = bookQueries().length;
+
+    await act(async () => {
+      fireEvent.click(within(rowOf('你不知道的JavaScript')).getByText('删除'));
+    });
+    expect(await screen.findByText('是否要删除该书籍以及该书籍对应的评论？')).toBeInTheDocument();
+    books = [books[1]];
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: /删\s*除/ }));
+    });
+
+    expect(await screen.findByText('删除书籍成功')).toBeInTheDocument();
+    expect(sent.find((r) => r.method === 'DELETE')?.url).toBe('/api/book/65f1a2b3c4d5e6f708192e01');
+    await waitFor(() => expect(bookQueries().length).toBe(before + 1));
+    await waitFor(() => expect(screen.queryByText('你不知道的JavaScript', { selector: 'td' })).toBeNull());
+  });
+
+  it('shows the server’s message when a delete is refused and keeps the row', async () => {
+    handle = (req) => (req.method === 'DELETE' ? refusal(404, '书籍不存在') : undefined);
+    await openBooks();
+
+    await act(async () => {
+      fireEvent.click(within(rowOf('你不知道的JavaScript')).getByText('删除'));
+    });
+    await act(async () => {
+      fireEvent.click(await screen.findByRole('button', { name: /删\s*除/ }));
+    });
+
+    expect(await screen.findByText('书籍不存在')).toBeInTheDocument();
+    expect(screen.queryByText('删除书籍成功')).toBeNull();
+    expect(rowOf('你不知道的JavaScript')).toBeInTheDocument();
+  });
+});
