@@ -177,4 +177,16 @@ describe('book list', () => {
     expect(screen.queryByText('删除书籍成功')).toBeNull();
     expect(rowOf('你不知道的JavaScript')).toBeInTheDocument();
   });
+
+  it('opens the edit page of a book from 编辑', async () => {
+    await openBooks();
+
+    await act(async () => {
+      fireEvent.click(within(rowOf('你不知道的JavaScript')).getByText('编辑'));
+    });
+
+    await waitFor(() =>
+      expect(sent.some((r) => r.method === 'GET' && r.url === '/api/book/65f1a2b3c4d5e6f708192e01')).toBe(true),
+    );
+  });
 });

@@ -1,0 +1,116 @@
+import { ProForm, ProFormSelect, ProFormText } from '@ant-design/pro-components';
+import { Space } from 'antd';
+import type { Rule } from 'antd/es/form';
+import ImageUpload from '@/components/ImageUpload';
+import RichEditor from '@/components/RichEditor';
+import TypeSelect from '@/components/TypeSelect';
+import type { BookFields } from '@/types/api';
+
+export const LIST_PATH = '/book/bookList';
+
+const POINT_OPTIONS = [10, 20, 30, 40].map((points) => ({ label: String(points), value: points }));
+
+/** The server's own rule for downloadLink (CONTRACT.md: an http or https URL). */
+const DOWNLOAD_LINK = /^https?:\/\/[^\s]+$/;
+
+/** Counts as written when it shows some text or an image: `<p></p>` or `<p> </p>` is empty. */
+function hasVisibleContent(html: string | undefined): boolean {
+  const doc = new DOMParser().parseFromString(html ?? '', 'text/html');
+  return (doc.body.textContent ?? '').trim() !== '' || doc.body.querySelector('img') !== null;
+}
+
+const introRequired: Rule = {
+  async validator(_, value: string | undefined) {
+    if (!hasVisibleContent(value)) throw new Error('请输入书本相关的介绍');
+  },
+};
+
+const linkIsUrl: Rule = {
+  async validator(_, value: string | undefined) {
+    const link = value?.trim() ?? '';
+    if (link !== '' && !DOWNLOAD_LINK.test(link)) {
+      throw new Error('请输入以 http:// 或 https:// 开头的有效链接');
+    }
+  },
+};
+
+/** What the form holds before the first answer: the selects start unchosen. */
+type BookDraft = Omit<BookFields, 'requirePoints' | 'typeId'> & {
+  requirePoints?: number;
+  typeId?: string;
+};
+
+const EMPTY_BOOK: BookDraft = { bookTitle: '', bookIntro: '', downloadLink: '', bookPic: '' };
+
+interface BookFormProps {
+  initialValues?: BookFields;
+  submitText: string;
+  /** Resolves once the server has answered; a refusal has been shown by the request layer. */
+  onFinish: (fields: BookFields) => Promise<void>;
+}
+
+/** The book form of the add and edit pages. */
+export default function BookForm({ initialValues, submitText, onFinish }: BookFormProps) {
+  return (
+    <ProForm<BookFields>
+      layout="horizontal"
+      labelCol={{ span: 3 }}
+      wrapperCol={{ span: 18 }}
+      initialValues={initialValues ?? EMPTY_BOOK}
+      onFinish={async (values) => {
+        await onFinish({
+          bookTitle: values.bookTitle.trim(),
+          bookIntro: values.bookIntro,
+          downloadLink: values.downloadLink.trim(),
+          requirePoints: values.requirePoints,
+          typeId: values.typeId,
+          // An empty cover is sent as '' so that the server puts its default cover in.
+          bookPic: values.bookPic?.trim() ?? '',
+        });
+      }}
+      submitter={{
+        searchConfig: { submitText, resetText: '重置' },
+        render: (_, [reset, submit]) => (
+          <ProForm.Item wrapperCol={{ offset: 3, span: 18 }}>
+            <Space>
+              {submit}
+              {reset}
+            </Space>
+          </ProForm.Item>
+        ),
+      }}
+    >
+      <ProFormText
+        name="bookTitle"
+        label="书籍标题"
+        placeholder="请输入书名"
+        rules={[{ required: true, whitespace: true, message: '请输入书名' }]}
+        fieldProps={{ maxLength: 100 }}
+      />
+      <ProForm.Item name="bookIntro" label="书籍介绍" required rules={[introRequired]}>
+        <RichEditor placeholder="请输入书本相关的介绍" />
+      </ProForm.Item>
+      <ProFormText
+        name="downloadLink"
+        label="下载链接"
+        placeholder="请输入书籍链接"
+        rules={[{ required: true, whitespace: true, message: '请输入书籍链接' }, linkIsUrl]}
+        fieldProps={{ maxLength: 2048 }}
+      />
+      <ProFormSelect
+        name="requirePoints"
+        label="所需积分"
+        placeholder="请选择下载所需积分"
+        options={POINT_OPTIONS}
+        rules={[{ required: true, message: '请选择下载所需积分' }]}
+        fieldProps={{ allowClear: false }}
+      />
+      <ProForm.Item name="typeId" label="书籍分类" rules={[{ required: true, message: '请选择书籍分类' }]}>
+        <TypeSelect placeholder="请选择书籍分类" />
+      </ProForm.Item>
+      <ProForm.Item name="bookPic" label="书籍封面">
+        <ImageUpload aspect={3 / 4} addressLabel="封面地址" />
+      </ProForm.Item>
+    </ProForm>
+  );
+}
