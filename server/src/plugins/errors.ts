@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isForeignKeyViolation, sqlState } from '../lib/errors';
 import { FIELD_LABELS, fail } from '../lib/http';
 
@@ -81,6 +81,15 @@ const CLIENT_ERRORS: Record<string, [number, string]> = {
   FST_INVALID_MULTIPART_CONTENT_TYPE: [415, '请以 multipart/form-data 上传文件'],
   FST_PROTO_VIOLATION: [400, '请求内容不合法'],
 };
+
+/**
+ * Errors the router raises before any route or hook runs (a malformed percent-encoding, a path
+ * parameter over 100 characters): Fastify's own answer to them is not the envelope.
+ */
+export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  const msg = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? '请求地址中的参数过长' : '请求地址不正确';
+  return reply.status(400).send(fail(400, msg));
+}
 
 /** Every error leaves as the envelope with its real status; a 5xx never shows internals. */
 export function registerErrorHandling(app: FastifyInstance) {

@@ -210,6 +210,14 @@ describe('input: every field of every body, from the route schemas', () => {
     expectRefusal(await t.inject({ method: 'GET', url: `/api/admin/adminIsExist/${'x'.repeat(65)}`, headers: as() }), 400);
     expectRefusal(await t.inject({ method: 'GET', url: `/api/user/${'f'.repeat(25)}`, headers: as() }), 400);
   });
+
+  it('a path the router itself refuses (over-long parameter, broken percent-encoding) still gets the envelope', async () => {
+    for (const url of [`/api/book/${'x'.repeat(101)}`, '/api/book/%E0%A4%A', '/api/user/%', '/api/admin/adminIsExist/%zz']) {
+      const response = await t.inject({ method: 'GET', url, headers: as() });
+      expect({ url, status: response.statusCode }).toEqual({ url, status: 400 });
+      expectRefusal(response, 400);
+    }
+  });
 });
 
 describe('input: oversized bodies', () => {
