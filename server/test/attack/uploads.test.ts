@@ -115,6 +115,15 @@ describe('uploads: one file, in the field "file"', () => {
     expectRefusal(await upload([{ field: 'avatar', name: 'a.png', type: 'image/png', data: png(1, 1) }]), 400);
   });
 
+  it.each([
+    ['no boundary', 'multipart/form-data', "' OR '1'='1"],
+    ['a boundary over 256 characters', `multipart/form-data; boundary=${'b'.repeat(300)}`, '--b--'],
+    ['a body cut off before its closing boundary', 'multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n\r\n\x89PNG'],
+  ])('refuses a broken form (%s) with 400, not a server error', async (_label, contentType, payload) => {
+    const response = await t.inject({ method: 'POST', url: '/api/upload', headers: { ...bearer(token), 'content-type': contentType }, payload });
+    expectRefusal(response, 400, '上传内容不完整或格式不正确');
+  });
+
   it('refuses a body that is not multipart with 415', async () => {
     const response = await t.inject({ method: 'POST', url: '/api/upload', headers: bearer(token), payload: { file: 'x' } });
     expectRefusal(response, 415);

@@ -6,6 +6,23 @@ import { MAX_UPLOAD_BYTES, TOO_LARGE, type UploadService } from './upload.servic
 
 const ONE_YEAR_S = 365 * 24 * 60 * 60;
 
+// What the multipart parser throws, as plain errors, for a form the client got wrong: no
+// boundary, a boundary it cannot use, or a body that stops before its closing boundary.
+const BROKEN_FORM = [
+  /^Multipart: Boundary not found$/,
+  /^Boundary required$/,
+  /^The needle cannot (be an empty String\/Buffer|have a length bigger than 256)\.$/,
+  /^Unexpected end of multipart data$/,
+  /terminated early due to unexpected end of multipart data$/,
+];
+
+// Read by shape, not `instanceof Error`: stream errors come from Node's own realm.
+function isBrokenForm(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null || error instanceof AppError) return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return code === 'ERR_STREAM_PREMATURE_CLOSE' || (typeof message === 'string' && BROKEN_FORM.some((broken) => broken.test(message)));
+}
+
 /** POST /api/upload: one image in the multipart field `file`. */
 export const uploadRoutes: FastifyPluginAsyncTypebox<{ uploads: UploadService }> = async (app, { uploads }) => {
   app.post(
@@ -23,12 +40,16 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<{ uploads: UploadService }>
     async (request) => {
       if (!request.isMultipart()) throw new AppError(415, '请以 multipart/form-data 上传文件');
       let image: Buffer | null = null;
-      for await (const part of request.parts({ limits: { fileSize: MAX_UPLOAD_BYTES, files: 2, fields: 10, parts: 12 } })) {
-        if (part.type !== 'file') continue;
-        if (part.fieldname !== 'file') throw badRequest('文件字段名应为 file');
-        if (image) throw badRequest('一次只能上传一个文件');
-        image = await part.toBuffer();
-        if (part.file.truncated) throw new AppError(413, TOO_LARGE);
+      try {
+        for await (const part of request.parts({ limits: { fileSize: MAX_UPLOAD_BYTES, files: 2, fields: 10, parts: 12 } })) {
+          if (part.type !== 'file') continue;
+          if (part.fieldname !== 'file') throw badRequest('文件字段名应为 file');
+          if (image) throw badRequest('一次只能上传一个文件');
+          image = await part.toBuffer();
+          if (part.file.truncated) throw new AppError(413, TOO_LARGE);
+        }
+      } catch (error) {
+        throw isBrokenForm(error) ? badRequest('上传内容不完整或格式不正确') : error;
       }
       if (!image) throw badRequest('请选择要上传的图片');
       return ok(await uploads.store(image));
