@@ -1,5 +1,168 @@
-import PagePlaceholder from '@/components/PagePlaceholder';
+import type { ActionType, ProColumns } from '@ant-design/pro-components';
+import { PageContainer, ProTable } from '@ant-design/pro-components';
+import { useParams } from '@umijs/max';
+import { Card, Descriptions, Popconfirm, Space, Switch, Tag, Typography } from 'antd';
+import { useCallback, useRef, useState } from 'react';
+import HtmlView from '@/components/HtmlView';
+import LoadFailed from '@/components/LoadFailed';
+import { useLoaded } from '@/hooks/useLoaded';
+import { useTypeOptions } from '@/hooks/useTypeOptions';
+import { listIssueComments, removeComment } from '@/services/comment';
+import { getIssue, updateIssue } from '@/services/issue';
+import type { Comment, Issue } from '@/types/api';
+import { message } from '@/utils/feedback';
+import { formatDate } from '@/utils/format';
+
+const LIST_PATH = '/issue';
+
+/** The issue's comments, server-paged; `onDeleted` runs after the server removed one. */
+function IssueComments({ issueId, onDeleted }: { issueId: string; onDeleted: () => void }) {
+  const actionRef = useRef<ActionType>();
+  const [paging, setPaging] = useState({ current: 1, pageSize: 10 });
+
+  const onDelete = async (comment: Comment) => {
+    try {
+      await removeComment(comment._id);
+    } catch {
+      // Shown by the global error handler.
+      return;
+    }
+    message.success('删除评论成功');
+    onDeleted();
+    await actionRef.current?.reload();
+  };
+
+  const columns: ProColumns<Comment>[] = [
+    {
+      title: '序号',
+      key: 'serial',
+      width: 72,
+      align: 'center',
+      render: (_, __, index) => (paging.current - 1) * paging.pageSize + index + 1,
+    },
+    {
+      title: '评论内容',
+      dataIndex: 'commentContent',
+      render: (_, comment) => <HtmlView html={comment.commentContent} />,
+    },
+    { title: '评论用户', key: 'user', width: 140, render: (_, comment) => comment.user?.nickname ?? '-' },
+    {
+      title: '评论日期',
+      dataIndex: 'commentDate',
+      width: 180,
+      render: (_, comment) => formatDate(comment.commentDate),
+    },
+    {
+      title: '操作',
+      valueType: 'option',
+      key: 'option',
+      width: 80,
+      render: (_, comment) => [
+        <Popconfirm
+          key="delete"
+          title="是否要删除该条评论？"
+          okText="删除"
+          cancelText="取消"
+          onConfirm={() => onDelete(comment)}
+        >
+          <a>删除</a>
+        </Popconfirm>,
+      ],
+    },
+  ];
+
+  return (
+    <ProTable<Comment>
+      headerTitle="问答评论"
+      rowKey="_id"
+      actionRef={actionRef}
+      columns={columns}
+      search={false}
+      options={false}
+      request={(params) => {
+        setPaging({ current: params.current ?? 1, pageSize: params.pageSize ?? 10 });
+        return listIssueComments(issueId, params);
+      }}
+      pagination={{ defaultPageSize: 10, pageSizeOptions: [10, 20, 50, 100], showSizeChanger: true }}
+    />
+  );
+}
+
+function IssueSummary({ issue, onChange }: { issue: Issue; onChange: (change: (issue: Issue) => Issue) => void }) {
+  const { nameOf } = useTypeOptions();
+  const [switching, setSwitching] = useState(false);
+
+  const onToggle = async (issueStatus: boolean) => {
+    setSwitching(true);
+    try {
+      await updateIssue(issue._id, { issueStatus });
+      onChange((current) => ({ ...current, issueStatus }));
+      message.success(issueStatus ? '该问题审核已通过' : '该问题待审核');
+    } catch {
+      // The global error handler has shown the server's message.
+    } finally {
+      setSwitching(false);
+    }
+  };
+
+  return (
+    <Card>
+      <Space align="center" wrap style={{ marginBottom: 16 }}>
+        <Typography.Title level={3} style={{ margin: 0 }}>
+          {issue.issueTitle}
+        </Typography.Title>
+        <Tag color="purple">{nameOf(issue.typeId)}</Tag>
+      </Space>
+      <Descriptions bordered column={{ xs: 1, md: 2, xl: 3 }}>
+        <Descriptions.Item label="提问用户">{issue.user?.nickname ?? '-'}</Descriptions.Item>
+        <Descriptions.Item label="提问时间">{formatDate(issue.issueDate)}</Descriptions.Item>
+        <Descriptions.Item label="审核状态">
+          <Switch
+            aria-label="审核状态"
+            checkedChildren="已通过"
+            unCheckedChildren="待审核"
+            checked={issue.issueStatus}
+            loading={switching}
+            onChange={onToggle}
+          />
+        </Descriptions.Item>
+        <Descriptions.Item label="浏览数">{issue.scanNumber}</Descriptions.Item>
+        <Descriptions.Item label="评论数">{issue.commentNumber}</Descriptions.Item>
+        <Descriptions.Item label="问题描述" span={3}>
+          <HtmlView html={issue.issueContent} />
+        </Descriptions.Item>
+      </Descriptions>
+    </Card>
+  );
+}
 
 export default function IssueDetail() {
-  return <PagePlaceholder title="问答详情" />;
+  const { id = '' } = useParams<{ id: string }>();
+  const [issue, update] = useLoaded(useCallback(() => getIssue(id), [id]));
+
+  // The server lowered commentNumber in the same transaction as the delete.
+  const onCommentDeleted = useCallback(
+    () => update((current) => ({ ...current, commentNumber: Math.max(0, current.commentNumber - 1) })),
+    [update],
+  );
+
+  if (issue.status === 'failed') {
+    return (
+      <PageContainer title="问答详情">
+        <LoadFailed error={issue.error} backTo={LIST_PATH} backText="返回问答列表" />
+      </PageContainer>
+    );
+  }
+  return (
+    <PageContainer title="问答详情">
+      {issue.status === 'loading' ? (
+        <Card loading />
+      ) : (
+        <Space direction="vertical" size="middle" style={{ width: '100%' }}>
+          <IssueSummary issue={issue.value} onChange={update} />
+          <IssueComments issueId={issue.value._id} onDeleted={onCommentDeleted} />
+        </Space>
+      )}
+    </PageContainer>
+  );
 }
