@@ -23,10 +23,13 @@ export function updateUser(id: string, changes: UserChanges): Promise<User> {
   return api<User>(path(id), { method: 'PATCH', data: changes });
 }
 
-export function createUser(
-  user: UserChanges & { loginId: string },
-): Promise<User & { initialPassword?: string }> {
-  return api<User & { initialPassword?: string }>('/api/user', { method: 'POST', data: user });
+export type NewUser = UserChanges & { loginId: string };
+
+/** The server returns a generated password once, only when the request carried none. */
+export type CreatedUser = User & { initialPassword?: string };
+
+export function createUser(user: NewUser): Promise<CreatedUser> {
+  return api<CreatedUser>('/api/user', { method: 'POST', data: user });
 }
 
 export async function removeUser(id: string): Promise<void> {
