@@ -121,6 +121,18 @@ export interface Comment {
   target: { _id: string; title: string } | null;
 }
 
+export interface Interview {
+  _id: string;
+  interviewTitle: string;
+  /** Sanitised HTML from the rich editor. */
+  interviewContent: string;
+  onShelfDate: number;
+  typeId: string;
+}
+
+/** What the interview form sends: the server sets `_id` and `onShelfDate`. */
+export type InterviewFields = Pick<Interview, 'interviewTitle' | 'interviewContent' | 'typeId'>;
+
 export interface Book {
   _id: string;
   bookTitle: string;
