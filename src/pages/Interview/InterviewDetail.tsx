@@ -1,5 +1,57 @@
-import PagePlaceholder from '@/components/PagePlaceholder';
+import { EditOutlined } from '@ant-design/icons';
+import { PageContainer } from '@ant-design/pro-components';
+import { history, useParams } from '@umijs/max';
+import { Button, Card, Skeleton, Space, Tag, Typography } from 'antd';
+import { useCallback } from 'react';
+import HtmlView from '@/components/HtmlView';
+import LoadFailed from '@/components/LoadFailed';
+import { useLoaded } from '@/hooks/useLoaded';
+import { useTypeOptions } from '@/hooks/useTypeOptions';
+import { getInterview } from '@/services/interview';
+import { formatDate } from '@/utils/format';
+import { LIST_PATH } from './components/InterviewForm';
 
 export default function InterviewDetail() {
-  return <PagePlaceholder title="题目详情" />;
+  const { id = '' } = useParams<{ id: string }>();
+  const [loaded] = useLoaded(useCallback(() => getInterview(id), [id]));
+  const { nameOf } = useTypeOptions();
+
+  return (
+    <PageContainer
+      title="题目详情"
+      onBack={() => history.push(LIST_PATH)}
+      extra={
+        loaded.status === 'ready' && (
+          <Button
+            type="primary"
+            icon={<EditOutlined />}
+            onClick={() => history.push(`/interview/editInterview/${loaded.value._id}`)}
+          >
+            编辑
+          </Button>
+        )
+      }
+    >
+      {loaded.status === 'failed' ? (
+        <LoadFailed error={loaded.error} backTo={LIST_PATH} backText="返回题目列表" />
+      ) : (
+        <Card>
+          {loaded.status === 'loading' ? (
+            <Skeleton active />
+          ) : (
+            <>
+              <Typography.Title level={3}>{loaded.value.interviewTitle}</Typography.Title>
+              <Space style={{ marginBottom: 16 }}>
+                <Tag color="purple">{nameOf(loaded.value.typeId)}</Tag>
+                <Typography.Text type="secondary">
+                  上架日期：{formatDate(loaded.value.onShelfDate)}
+                </Typography.Text>
+              </Space>
+              <HtmlView html={loaded.value.interviewContent} />
+            </>
+          )}
+        </Card>
+      )}
+    </PageContainer>
+  );
 }
