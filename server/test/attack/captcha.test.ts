@@ -42,10 +42,11 @@ describe('captcha: single use', () => {
     expectRefusal(await login(cookie), 400, BAD_CAPTCHA);
   });
 
-  it('of many simultaneous sign-ins with one captcha, exactly one gets past it', async () => {
+  it('of simultaneous sign-ins with one captcha, exactly one gets past it', async () => {
     const cookie = await t.captchaCookie();
-    const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => login(cookie, CAPTCHA, `192.0.2.${20 + i}`)));
-    expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 400, 400, 400, 400, 400]);
+    // Fewer than the throttle's limit: attempts in flight count towards it (see brute force).
+    const answers = await Promise.all(Array.from({ length: 4 }, (_, i) => login(cookie, CAPTCHA, `192.0.2.${20 + i}`)));
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 400, 400, 400]);
   });
 
   it('asking for a new image kills the previous one', async () => {

@@ -1,0 +1,73 @@
+import fc from 'fast-check';
+import { createTestContext, type TestContext } from '../harness';
+import { routeKey } from '../attack/world';
+import { Actors, describeRequest, fuzzRuns, fuzzSeed, problemWith, requestArbitrary, strayArbitrary, toInject, watchProcess } from './fuzz';
+
+// `npm test` runs a short pass; `npm run fuzz` runs 10,000 cases, or FUZZ_RUNS.
+const RUNS = fuzzRuns(300);
+const STRAY_RUNS = Math.max(50, Math.round(RUNS / 10));
+// A case takes a few milliseconds, or a password hash; the limit leaves room for a busy machine.
+const TIME_LIMIT_MS = 120_000 + RUNS * 250;
+
+let t: TestContext;
+let actors: Actors;
+beforeAll(async () => {
+  t = await createTestContext();
+  actors = new Actors(t);
+  await actors.init();
+}, 120_000);
+afterAll(() => t.close());
+
+describe(`fuzzing every registered route (${RUNS} cases) and stray paths (${STRAY_RUNS} cases)`, () => {
+  it(
+    'no 5xx, no crash, and every refusal is the envelope with a Chinese message',
+    async () => {
+      const watch = watchProcess();
+      const seen = new Map<string, number>();
+      const statuses = new Map<number, number>();
+      try {
+        await fc.assert(
+          fc.asyncProperty(requestArbitrary(t.app.routeCatalog), async (request) => {
+            const options = toInject(request, actors);
+            const response = await t.app.inject(options);
+            seen.set(request.route, (seen.get(request.route) ?? 0) + 1);
+            statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1);
+            const problem = problemWith(String(options.method), response);
+            await actors.repair();
+            if (problem) throw new Error(`${problem}\n  request: ${describeRequest(options)}`);
+          }),
+          { numRuns: RUNS, seed: fuzzSeed(), endOnFailure: RUNS > 1000 },
+        );
+      } finally {
+        watch.stop();
+      }
+      expect(watch.crashes).toEqual([]);
+      // The process is still whole: it answers, and its database does too.
+      expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+      if (RUNS >= 300) {
+        const unvisited = t.app.routeCatalog.map(routeKey).filter((key) => !seen.has(key));
+        expect(unvisited).toEqual([]);
+      }
+      const tally = [...statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`).join(' ');
+      process.stdout.write(`fuzz: ${RUNS} route cases passed over ${seen.size} routes; answers ${tally}\n`);
+    },
+    TIME_LIMIT_MS,
+  );
+
+  it(
+    'paths and methods that match no route answer a 4xx envelope',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(strayArbitrary(), fc.constantFrom('nobody', 'super'), async ({ method, url }, role) => {
+          const token = actors.token(role as 'nobody' | 'super');
+          const options = { method: method as 'GET', url, headers: token ? { authorization: `Bearer ${token}` } : {} };
+          const response = await t.app.inject(options);
+          const problem = problemWith(method, response);
+          if (problem) throw new Error(`${problem}\n  request: ${describeRequest(options)}`);
+        }),
+        { numRuns: STRAY_RUNS, seed: fuzzSeed() },
+      );
+    },
+    TIME_LIMIT_MS,
+  );
+});
