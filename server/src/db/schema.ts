@@ -8,6 +8,7 @@ import {
   index,
   integer,
   pgTable,
+  primaryKey,
   smallint,
   text,
   uniqueIndex,
@@ -223,3 +224,21 @@ export const uploads = pgTable('uploads', {
   data: bytea('data').notNull(),
   createdAt: epochMs('created_at').notNull(),
 });
+
+/**
+ * How many rows each paged list holds, by the filters that are not text: users by enabled, issues
+ * by status and type, comments by comment type and type, books and interview questions by type.
+ * Statement triggers (migration 0002) keep it in the same transaction as every change, so a
+ * list's total is a sum over a few rows instead of a count over a table of a million.
+ */
+export const listCounts = pgTable(
+  'list_counts',
+  {
+    list: text('list').notNull(),
+    flag: boolean('flag').notNull().default(false),
+    kind: smallint('kind').notNull().default(0),
+    typeId: varchar('type_id', { length: 24 }).notNull().default(''),
+    n: bigint('n', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.list, t.flag, t.kind, t.typeId] })],
+);

@@ -1,5 +1,6 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, getTableColumns } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { keptCount } from '../../db/list-counts';
 import { books } from '../../db/schema';
 import { contains, equalTo } from '../../lib/filters';
 import { newestFirst, paginate, type Page, type PageRequest } from '../../lib/paging';
@@ -17,10 +18,14 @@ export function createBookRepository(db: Db) {
   return {
     list(filter: BookFilter, page: PageRequest): Promise<Page<BookRow>> {
       const where = and(contains(books.bookTitle, filter.bookTitle), equalTo(books.typeId, filter.typeId));
+      const order = newestFirst(books.onShelfDate, books.id);
       return paginate(page, {
-        count: () => db.$count(books, where),
-        rows: (limit, offset) =>
-          db.select().from(books).where(where).orderBy(...newestFirst(books.onShelfDate, books.id)).limit(limit).offset(offset),
+        count: () => (filter.bookTitle ? db.$count(books, where) : keptCount(db, 'books', { typeId: filter.typeId })),
+        rows: (limit, offset) => {
+          // The page's ids from an index first, then their rows (see the user list).
+          const pageIds = db.select({ id: books.id }).from(books).where(where).orderBy(...order).limit(limit).offset(offset).as('page');
+          return db.select(getTableColumns(books)).from(books).innerJoin(pageIds, eq(pageIds.id, books.id)).orderBy(...order);
+        },
       });
     },
 

@@ -1,5 +1,6 @@
 import { and, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { keptCount } from '../../db/list-counts';
 import { books, comments, issues, users } from '../../db/schema';
 import { contains, equalTo } from '../../lib/filters';
 import { newestFirst, paginate, type Page, type PageRequest } from '../../lib/paging';
@@ -42,10 +43,24 @@ export function createCommentRepository(db: Db) {
         equalTo(comments.typeId, filter.typeId),
         contains(comments.commentContent, filter.commentContent),
       );
+      const order = newestFirst(comments.commentDate, comments.id);
+      // The kept counts are by comment type and type; one parent's comments, or a text filter,
+      // are counted through their own index.
+      const kept = !filter.issueId && !filter.bookId && !filter.commentContent;
       return paginate(page, {
-        count: () => db.$count(comments, where),
-        rows: (limit, offset) =>
-          db
+        count: () =>
+          kept ? keptCount(db, 'comments', { kind: filter.commentType, typeId: filter.typeId }) : db.$count(comments, where),
+        rows: (limit, offset) => {
+          // The page's ids from an index first, then their rows, authors and targets (see the user list).
+          const pageIds = db
+            .select({ id: comments.id })
+            .from(comments)
+            .where(where)
+            .orderBy(...order)
+            .limit(limit)
+            .offset(offset)
+            .as('page');
+          return db
             .select({
               ...getTableColumns(comments),
               user: { id: users.id, nickname: users.nickname, avatar: users.avatar },
@@ -55,13 +70,12 @@ export function createCommentRepository(db: Db) {
               },
             })
             .from(comments)
+            .innerJoin(pageIds, eq(pageIds.id, comments.id))
             .innerJoin(users, eq(users.id, comments.userId))
             .leftJoin(issues, eq(issues.id, comments.issueId))
             .leftJoin(books, eq(books.id, comments.bookId))
-            .where(where)
-            .orderBy(...newestFirst(comments.commentDate, comments.id))
-            .limit(limit)
-            .offset(offset),
+            .orderBy(...order);
+        },
       });
     },
 

@@ -1,5 +1,6 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, getTableColumns } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { keptCount } from '../../db/list-counts';
 import { interviews } from '../../db/schema';
 import { contains, equalTo } from '../../lib/filters';
 import { newestFirst, paginate, type Page, type PageRequest } from '../../lib/paging';
@@ -17,16 +18,25 @@ export function createInterviewRepository(db: Db) {
   return {
     list(filter: InterviewFilter, page: PageRequest): Promise<Page<InterviewRow>> {
       const where = and(contains(interviews.interviewTitle, filter.interviewTitle), equalTo(interviews.typeId, filter.typeId));
+      const order = newestFirst(interviews.onShelfDate, interviews.id);
       return paginate(page, {
-        count: () => db.$count(interviews, where),
-        rows: (limit, offset) =>
-          db
-            .select()
+        count: () => (filter.interviewTitle ? db.$count(interviews, where) : keptCount(db, 'interviews', { typeId: filter.typeId })),
+        rows: (limit, offset) => {
+          // The page's ids from an index first, then their rows (see the user list).
+          const pageIds = db
+            .select({ id: interviews.id })
             .from(interviews)
             .where(where)
-            .orderBy(...newestFirst(interviews.onShelfDate, interviews.id))
+            .orderBy(...order)
             .limit(limit)
-            .offset(offset),
+            .offset(offset)
+            .as('page');
+          return db
+            .select(getTableColumns(interviews))
+            .from(interviews)
+            .innerJoin(pageIds, eq(pageIds.id, interviews.id))
+            .orderBy(...order);
+        },
       });
     },
 

@@ -1,5 +1,6 @@
 import { and, eq, getTableColumns, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { keptCount } from '../../db/list-counts';
 import { issues, users } from '../../db/schema';
 import { contains, equalTo } from '../../lib/filters';
 import { newestFirst, paginate, type Page, type PageRequest } from '../../lib/paging';
@@ -34,9 +35,22 @@ export function createIssueRepository(db: Db) {
         equalTo(issues.typeId, filter.typeId),
         equalTo(issues.issueStatus, filter.issueStatus),
       );
+      const order = newestFirst(issues.issueDate, issues.id);
       return paginate(page, {
-        count: () => db.$count(issues, where),
-        rows: (limit, offset) => withUser(where).orderBy(...newestFirst(issues.issueDate, issues.id)).limit(limit).offset(offset),
+        count: () =>
+          filter.issueTitle
+            ? db.$count(issues, where)
+            : keptCount(db, 'issues', { flag: filter.issueStatus, typeId: filter.typeId }),
+        rows: (limit, offset) => {
+          // The page's ids from an index first, then their rows and authors (see the user list).
+          const pageIds = db.select({ id: issues.id }).from(issues).where(where).orderBy(...order).limit(limit).offset(offset).as('page');
+          return db
+            .select({ ...getTableColumns(issues), user: { id: users.id, nickname: users.nickname, avatar: users.avatar } })
+            .from(issues)
+            .innerJoin(pageIds, eq(pageIds.id, issues.id))
+            .innerJoin(users, eq(users.id, issues.userId))
+            .orderBy(...order);
+        },
       });
     },
 

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Db } from '../../db/client';
 import type { StatsCounts } from './stats.schemas';
 
@@ -15,17 +15,21 @@ export interface BucketCount {
 
 export function createStatsRepository(db: Db) {
   return {
-    /** Every count of the home page in one round trip; each one a scan of an index or a small table. */
+    /**
+     * Every count of the home page in one round trip: the content from the kept list counts
+     * (migration 0002), admins and types from their small tables.
+     */
     async counts(): Promise<StatsCounts> {
+      const kept = (where: SQL) => sql`(select coalesce(sum(n), 0)::int from list_counts where ${where})`;
       const [row] = await queryRows<StatsCounts>(db, sql`
         select
           (select count(*)::int from admins) as "admins",
-          (select count(*)::int from users) as "users",
-          (select count(*)::int from books) as "books",
-          (select count(*)::int from interviews) as "interviews",
-          (select count(*)::int from issues where issue_status = false) as "issuesWaiting",
-          (select count(*)::int from issues where issue_status = true) as "issuesApproved",
-          (select count(*)::int from comments) as "comments",
+          ${kept(sql`list = 'users'`)} as "users",
+          ${kept(sql`list = 'books'`)} as "books",
+          ${kept(sql`list = 'interviews'`)} as "interviews",
+          ${kept(sql`list = 'issues' and not flag`)} as "issuesWaiting",
+          ${kept(sql`list = 'issues' and flag`)} as "issuesApproved",
+          ${kept(sql`list = 'comments'`)} as "comments",
           (select count(*)::int from types) as "types"`);
       return {
         admins: Number(row.admins),

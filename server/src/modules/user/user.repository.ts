@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { queryRows, type Db } from '../../db/client';
+import { keptCount } from '../../db/list-counts';
 import { users } from '../../db/schema';
 import { contains, equalTo } from '../../lib/filters';
 import { newestFirst, paginate, type Page, type PageRequest } from '../../lib/paging';
@@ -39,16 +40,15 @@ export function createUserRepository(db: Db) {
         contains(users.nickname, filter.nickname),
         equalTo(users.enabled, filter.enabled),
       );
+      const order = newestFirst(users.registerDate, users.id);
       return paginate(page, {
-        count: () => db.$count(users, where),
-        rows: (limit, offset) =>
-          db
-            .select(publicColumns)
-            .from(users)
-            .where(where)
-            .orderBy(...newestFirst(users.registerDate, users.id))
-            .limit(limit)
-            .offset(offset),
+        count: () => (filter.loginId || filter.nickname ? db.$count(users, where) : keptCount(db, 'users', { flag: filter.enabled })),
+        rows: (limit, offset) => {
+          // The page's ids first, from the date index alone, and only then their rows: a deep
+          // page skips index entries, not whole rows.
+          const pageIds = db.select({ id: users.id }).from(users).where(where).orderBy(...order).limit(limit).offset(offset).as('page');
+          return db.select(publicColumns).from(users).innerJoin(pageIds, eq(pageIds.id, users.id)).orderBy(...order);
+        },
       });
     },
 
