@@ -94,8 +94,8 @@ export default function Login() {
                 aria-label="验证码，点击换一张"
                 onClick={captcha.reload}
               >
-                {captcha.svg ? (
-                  <span dangerouslySetInnerHTML={{ __html: captcha.svg }} />
+                {captcha.src ? (
+                  <img src={captcha.src} alt="" />
                 ) : captcha.loading ? (
                   <Spin size="small" />
                 ) : (
