@@ -7,7 +7,7 @@ import {
   TeamOutlined,
 } from '@ant-design/icons';
 import { PageContainer } from '@ant-design/pro-components';
-import { Link } from '@umijs/max';
+import { Link, useModel } from '@umijs/max';
 import { Alert, Card, Col, Row, Skeleton, Statistic } from 'antd';
 import { lazy, type ReactNode, Suspense } from 'react';
 import { useLoaded } from '@/hooks/useLoaded';
@@ -50,11 +50,12 @@ function StatCard({ spec, counts }: { spec: CardSpec; counts?: StatsCounts }) {
 }
 
 export default function Home() {
+  const { initialState } = useModel('@@initialState');
   const [stats] = useLoaded(getStats);
   const ready = stats.status === 'ready' ? stats.value : undefined;
 
   return (
-    <PageContainer title="首页">
+    <PageContainer title="首页" content={`欢迎回来，${initialState?.adminInfo?.nickname ?? ''}`}>
       {stats.status === 'failed' && (
         <Alert type="error" showIcon message={`统计数据加载失败：${stats.error}`} style={{ marginBottom: 16 }} />
       )}
