@@ -5,6 +5,28 @@ import { admins, adminSessions, captchas, loginFailures, settings } from '../../
 export type AuthRepository = ReturnType<typeof createAuthRepository>;
 
 export function createAuthRepository(db: Db) {
+  // Every guarded request runs this lookup: prepared once per connection, it is neither built by
+  // drizzle nor parsed and planned by the database again.
+  const sessionAdmin = db
+    .select({
+      id: admins.id,
+      loginId: admins.loginId,
+      nickname: admins.nickname,
+      avatar: admins.avatar,
+      permission: admins.permission,
+      enabled: admins.enabled,
+    })
+    .from(adminSessions)
+    .innerJoin(admins, eq(admins.id, adminSessions.adminId))
+    .where(
+      and(
+        eq(adminSessions.id, sql.placeholder('sessionId')),
+        eq(adminSessions.adminId, sql.placeholder('adminId')),
+        gt(adminSessions.expiresAt, sql.placeholder('now')),
+      ),
+    )
+    .prepare('session_admin');
+
   return {
     async saveCaptcha(row: { id: string; answerHash: string; expiresAt: number }, replacesId: string | null, now: number) {
       await db.transaction(async (tx) => {
@@ -61,18 +83,7 @@ export function createAuthRepository(db: Db) {
 
     /** The admin behind a live session: one indexed lookup per request. */
     async findSessionAdmin(sessionId: string, adminId: string, now: number) {
-      const [row] = await db
-        .select({
-          id: admins.id,
-          loginId: admins.loginId,
-          nickname: admins.nickname,
-          avatar: admins.avatar,
-          permission: admins.permission,
-          enabled: admins.enabled,
-        })
-        .from(adminSessions)
-        .innerJoin(admins, eq(admins.id, adminSessions.adminId))
-        .where(and(eq(adminSessions.id, sessionId), eq(adminSessions.adminId, adminId), gt(adminSessions.expiresAt, now)));
+      const [row] = await sessionAdmin.execute({ sessionId, adminId, now });
       return row ?? null;
     },
 

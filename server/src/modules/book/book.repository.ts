@@ -1,4 +1,4 @@
-import { and, eq, getTableColumns } from 'drizzle-orm';
+import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { keptCount } from '../../db/list-counts';
 import { books } from '../../db/schema';
@@ -15,6 +15,9 @@ export interface BookFilter {
 }
 
 export function createBookRepository(db: Db) {
+  // Prepared once per connection (see the session lookup in the auth repository).
+  const byId = db.select().from(books).where(eq(books.id, sql.placeholder('id'))).prepare('book_by_id');
+
   return {
     list(filter: BookFilter, page: PageRequest): Promise<Page<BookRow>> {
       const where = and(contains(books.bookTitle, filter.bookTitle), equalTo(books.typeId, filter.typeId));
@@ -30,7 +33,7 @@ export function createBookRepository(db: Db) {
     },
 
     async findById(id: string): Promise<BookRow | null> {
-      const [row] = await db.select().from(books).where(eq(books.id, id));
+      const [row] = await byId.execute({ id });
       return row ?? null;
     },
 
