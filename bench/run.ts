@@ -59,7 +59,7 @@ async function runScenarios(
   const rows: ApiRow[] = [];
   const one = async (scenario: Scenario) => {
     console.error(`  ${database}: ${scenario.label}`);
-    const http = await measure(`${server.url}${scenario.path}`, token, options.connections, options.duration, options.warmup);
+    const http = await measure(`${server.url}${scenario.path}`, token, server.pid, options.connections, options.duration, options.warmup);
     const statements = limits?.statements.get(scenario.path);
     const limit = limits && statements ? pgbench(limits.url, statements, options.connections, options.duration, options.warmup) : undefined;
     rows.push({ database, label: scenario.label, path: scenario.path, kind: scenario.kind, http, pgbench: limit, statements: statements?.length });

@@ -116,7 +116,7 @@ function targets(results: Results): Target[] {
 
 function apiTable(rows: ApiRow[]): string {
   return table(
-    ['database', 'call', 'req/s', 'p50', 'p99', 'failed', 'pgbench tps', 'pgbench p50', 'pgbench p99', 'ratio', 'statements'],
+    ['database', 'call', 'req/s', 'p50', 'p99', 'failed', 'server CPU per request', 'pgbench tps', 'pgbench p50', 'pgbench p99', 'ratio', 'statements'],
     rows.map((row) => [
       row.database,
       `${row.label} \`${row.path}\``,
@@ -124,6 +124,7 @@ function apiTable(rows: ApiRow[]): string {
       ms(row.http.p50),
       ms(row.http.p99),
       String(row.http.failures),
+      `${row.http.serverCpuMs.toFixed(2)} ms`,
       row.pgbench ? row.pgbench.tps.toFixed(0) : '—',
       row.pgbench ? ms(row.pgbench.p50) : '—',
       row.pgbench ? ms(row.pgbench.p99) : '—',
@@ -160,7 +161,8 @@ export function renderMarkdown(results: Results, notes: string | null): string {
     '',
     'autocannon, signed in, against the built server (pino logging at info to a file). pgbench runs every ' +
       'statement the server sends for the call (the token check included), captured from the server code, ' +
-      'one after another as one transaction, with the same concurrency and duration. Latencies are per request (HTTP) and per transaction (pgbench).',
+      'one after another as one transaction in prepared mode, with the same concurrency and duration. Latencies are per request (HTTP) and per transaction (pgbench). ' +
+      '"server CPU per request" is the server process\'s user + system CPU time over the measured run divided by its requests: the figure a busy machine moves least.',
     '',
     apiTable(results.api),
     '',
@@ -209,6 +211,7 @@ export function printSummary(results: Results) {
       p50: row.http.p50,
       p99: row.http.p99,
       failed: row.http.failures,
+      'cpu/req': Number(row.http.serverCpuMs.toFixed(2)),
       pgbench: row.pgbench ? Math.round(row.pgbench.tps) : '',
       ratio: row.pgbench ? Number((row.http.rps / row.pgbench.tps).toFixed(2)) : '',
     })),
