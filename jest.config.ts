@@ -57,5 +57,15 @@ export default async (): Promise<Config> => {
     transformIgnorePatterns: ['/node_modules/'],
   };
 
-  return { testTimeout: 30_000, projects: [web, server, e2e] };
+  // The built server as a child process, killed, restarted and stopped (`npm run test:faults`).
+  const faults: Config = {
+    ...node,
+    displayName: 'faults',
+    rootDir: __dirname,
+    testMatch: ['<rootDir>/server/test/faults/**/*.fault.ts'],
+    testEnvironment: 'node',
+    transformIgnorePatterns: ['/node_modules/'],
+  };
+
+  return { testTimeout: 30_000, projects: [web, server, e2e, faults] };
 };

@@ -55,14 +55,28 @@ function migrationsFolder(): string {
   return found;
 }
 
+const CONNECT_TIMEOUT_MS = 2000;
+
 // Any constant works; it only has to be the same in every process of this product.
 const MIGRATION_LOCK_KEY = 7_001_2024;
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.kind === 'postgres') {
-    const pool = new Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+    const pool = new Pool({
+      connectionString: options.url,
+      max: options.poolSize ?? 10,
+      // A call must be answered (503 when need be) within the front end's 3000 ms time-out, also
+      // when the database does not answer a connection attempt or every connection is busy.
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      // A connection whose peer vanished without closing it is noticed instead of hanging.
+      keepAlive: true,
+    });
     // An idle client losing its connection (a database restart) must not crash the process.
     pool.on('error', (error) => options.onPoolError?.(error));
+    // The pool listens only to idle clients: one checked out (a transaction between two
+    // statements) that loses its connection would raise an unhandled 'error' and end the process.
+    // Its statement fails on its own (503), and the pool drops the broken client on release.
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const db = drizzlePg({ client: pool, schema, logger: queryLogger(options) }) as unknown as Db;
     return {
       db,

@@ -1,0 +1,68 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { queryRows, type Db } from '../../src/db/client';
+
+/**
+ * The invariants the services keep in their transactions: a crash, a restart or a long run must
+ * never leave one of them broken. Each check answers the offending rows (empty when it holds).
+ */
+const CHECKS: Array<[string, SQL]> = [
+  [
+    'issues.comment_number equals the number of its comments',
+    sql`select i.id, i.comment_number, count(c.id)::int as actual
+        from issues i left join comments c on c.issue_id = i.id
+        group by i.id having i.comment_number <> count(c.id)`,
+  ],
+  [
+    'books.comment_number equals the number of its comments',
+    sql`select b.id, b.comment_number, count(c.id)::int as actual
+        from books b left join comments c on c.book_id = b.id
+        group by b.id having b.comment_number <> count(c.id)`,
+  ],
+  [
+    'a comment is on exactly the parent its comment_type says',
+    sql`select id, comment_type, issue_id, book_id from comments
+        where not ((comment_type = 1 and issue_id is not null and book_id is null)
+                or (comment_type = 2 and book_id is not null and issue_id is null))`,
+  ],
+  [
+    'no comment without its user, issue or book',
+    sql`select c.id from comments c
+        left join users u on u.id = c.user_id
+        left join issues i on i.id = c.issue_id
+        left join books b on b.id = c.book_id
+        where u.id is null or (c.issue_id is not null and i.id is null) or (c.book_id is not null and b.id is null)`,
+  ],
+  ['no issue without its user', sql`select i.id from issues i left join users u on u.id = i.user_id where u.id is null`],
+  [
+    "a comment's type is its parent's",
+    sql`select c.id from comments c
+        left join issues i on i.id = c.issue_id
+        left join books b on b.id = c.book_id
+        where c.type_id <> coalesce(i.type_id, b.type_id)`,
+  ],
+  [
+    'no session without its admin',
+    sql`select s.id from admin_sessions s left join admins a on a.id = s.admin_id where a.id is null`,
+  ],
+  ['uploads keep the size they were stored with', sql`select id from uploads where size <> octet_length(data)`],
+];
+
+export async function consistencyProblems(db: Db): Promise<string[]> {
+  const problems: string[] = [];
+  for (const [rule, query] of CHECKS) {
+    const rows = await queryRows<Record<string, unknown>>(db, query);
+    if (rows.length) problems.push(`${rule}: ${rows.length} rows break it, e.g. ${JSON.stringify(rows.slice(0, 3))}`);
+  }
+  return problems;
+}
+
+/** Row counts of the content tables, for reports. */
+export async function tableCounts(db: Db): Promise<Record<string, number>> {
+  const [row] = await queryRows<Record<string, number>>(
+    db,
+    sql`select (select count(*)::int from users) as users, (select count(*)::int from issues) as issues,
+               (select count(*)::int from books) as books, (select count(*)::int from comments) as comments,
+               (select count(*)::int from interviews) as interviews, (select count(*)::int from uploads) as uploads`,
+  );
+  return row;
+}
