@@ -7,6 +7,9 @@ import { createAdminRepository } from './modules/admin/admin.repository';
 import { ensureFirstSuperAdmin, type FirstAdmin } from './modules/admin/first-admin';
 import { DEMO_SIZES, isEmpty, seed } from './seed/seed';
 
+// How long a stop waits for the calls in flight before it closes anyway.
+const DRAIN_GRACE_MS = 10_000;
+
 // Both the source (server/src) and the bundle (server/dist) sit two levels below the root.
 const DEFAULT_WEB_ROOT = path.resolve(__dirname, '../../dist');
 
@@ -57,9 +60,10 @@ async function main() {
   const stop = async (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    app.log.info({ signal }, 'shutting down: finishing requests in flight');
+    app.log.info({ signal }, 'shutting down: finishing requests in flight, turning new ones away with 503');
     let code = 0;
     try {
+      await app.drain(DRAIN_GRACE_MS);
       await app.close();
       await database.close();
     } catch (error) {

@@ -1,0 +1,53 @@
+import type { FastifyInstance } from 'fastify';
+import { fail } from '../lib/http';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * The first step of a graceful stop: from now on every new call is answered 503 (the
+     * envelope, with `Connection: close`) while the listener stays open; resolves once the calls
+     * already in flight have been answered, or after `graceMs`.
+     */
+    drain(graceMs: number): Promise<void>;
+  }
+}
+
+/**
+ * Fastify's own close stops accepting connections at once (new callers see "connection refused")
+ * and answers calls on open connections with a body that is not the envelope; a stop must instead
+ * tell every new caller 503 while the work it already took finishes.
+ */
+export function registerDrain(app: FastifyInstance) {
+  let draining = false;
+  let inFlight = 0;
+  let onIdle: (() => void) | null = null;
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (draining) {
+      reply.header('Connection', 'close');
+      return reply.status(503).send(fail(503, '服务暂时不可用，请稍后重试'));
+    }
+    inFlight++;
+    // 'close' comes once the answer is sent or the caller went away, whichever happens.
+    reply.raw.once('close', () => {
+      inFlight--;
+      if (inFlight === 0) onIdle?.();
+    });
+  });
+
+  app.addHook('onSend', async (_request, reply) => {
+    if (draining) reply.header('Connection', 'close');
+  });
+
+  app.decorate('drain', (graceMs: number) => {
+    draining = true;
+    if (inFlight === 0) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, graceMs);
+      onIdle = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  });
+}
