@@ -141,3 +141,38 @@ export async function recordMessages(page: Page): Promise<string[]> {
   });
   return seen;
 }
+
+/** A signed-in API client for setting up records a browser test then works on. */
+export interface ApiClient {
+  token: string;
+  call<T = unknown>(method: string, path: string, body?: unknown): Promise<T>;
+}
+
+export async function apiSignIn(baseUrl: string, loginId: string, password: string): Promise<ApiClient> {
+  const captcha = await fetch(`${baseUrl}/res/captcha`);
+  const cookie = (captcha.headers.get('set-cookie') ?? '').split(';')[0];
+  const login = await fetch(`${baseUrl}/api/admin/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie },
+    body: JSON.stringify({ loginId, loginPwd: password, captcha: CAPTCHA, remember: false }),
+  });
+  const answer = (await login.json()) as { success: boolean; msg: string; data: { token: string } };
+  if (!answer.success) throw new Error(`API sign-in as ${loginId} failed: ${answer.msg}`);
+  const token = answer.data.token;
+  return {
+    token,
+    async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+      const response = await fetch(`${baseUrl}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const envelope = (await response.json()) as { success: boolean; msg: string; data: T };
+      if (!envelope.success) throw new Error(`${method} ${path} answered ${response.status}: ${envelope.msg}`);
+      return envelope.data;
+    },
+  };
+}

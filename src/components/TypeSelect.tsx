@@ -3,6 +3,8 @@ import { useEffect, useMemo } from 'react';
 import { useTypeStore } from '@/hooks/useTypeStore';
 
 interface TypeSelectProps {
+  /** Given by Form.Item so that the field's label points at the select (and assistive technology reads it). */
+  id?: string;
   /** The chosen type's `_id`. */
   value?: string;
   onChange?: (value: string) => void;
@@ -11,7 +13,7 @@ interface TypeSelectProps {
 }
 
 /** A form field control choosing one type from the dva `type` model (loaded when empty). */
-export default function TypeSelect({ value, onChange, placeholder = '请选择分类', allowClear }: TypeSelectProps) {
+export default function TypeSelect({ id, value, onChange, placeholder = '请选择分类', allowClear }: TypeSelectProps) {
   const { typeList, loading, init } = useTypeStore();
   useEffect(() => {
     if (typeList.length === 0) init();
@@ -21,6 +23,7 @@ export default function TypeSelect({ value, onChange, placeholder = '请选择�
 
   return (
     <Select
+      id={id}
       value={value}
       // Clearing answers undefined; a form field holds '' for "no type chosen".
       onChange={(next?: string) => onChange?.(next ?? '')}
