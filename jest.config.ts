@@ -67,5 +67,6 @@ export default async (): Promise<Config> => {
     transformIgnorePatterns: ['/node_modules/'],
   };
 
-  return { testTimeout: 30_000, projects: [web, server, e2e, faults] };
+  // 60 s: a file's first hook starts an embedded PostgreSQL, which takes well over 30 s on a busy 2-core machine.
+  return { testTimeout: 60_000, projects: [web, server, e2e, faults] };
 };
