@@ -9,6 +9,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { sql, type SQL } from 'drizzle-orm';
 import { Pool } from 'pg';
+import { sqlState } from '../lib/errors';
 import * as schema from './schema';
 
 /** The drizzle handle both drivers share; a transaction handle is one too. */
@@ -57,6 +58,31 @@ function migrationsFolder(): string {
 
 const CONNECT_TIMEOUT_MS = 2000;
 
+// deadlock_detected and serialization_failure: PostgreSQL ended the transaction so that another
+// could go on; run again, it succeeds. (PGlite runs one transaction at a time and never does this.)
+const RETRYABLE_STATES = new Set(['40P01', '40001']);
+const TRANSACTION_ATTEMPTS = 4;
+
+/**
+ * Concurrent writers that lock the same rows in different orders (a comment being added to an
+ * issue while its author is deleted; the counters kept by triggers) can deadlock: every
+ * transaction is run again, after a short random pause, when the database chose it as the victim.
+ */
+function retryingTransactions(db: Db): Db {
+  const run = db.transaction.bind(db);
+  db.transaction = (async (work, config) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await run(work, config);
+      } catch (error) {
+        if (attempt >= TRANSACTION_ATTEMPTS || !RETRYABLE_STATES.has(sqlState(error) ?? '')) throw error;
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 25 * attempt));
+      }
+    }
+  }) as Db['transaction'];
+  return db;
+}
+
 // Any constant works; it only has to be the same in every process of this product.
 const MIGRATION_LOCK_KEY = 7_001_2024;
 
@@ -77,7 +103,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // statements) that loses its connection would raise an unhandled 'error' and end the process.
     // Its statement fails on its own (503), and the pool drops the broken client on release.
     pool.on('connect', (client) => client.on('error', () => undefined));
-    const db = drizzlePg({ client: pool, schema, logger: queryLogger(options) }) as unknown as Db;
+    const db = retryingTransactions(drizzlePg({ client: pool, schema, logger: queryLogger(options) }) as unknown as Db);
     return {
       db,
       kind: 'postgres',
