@@ -1,0 +1,82 @@
+/**
+ * `npm run backup` and `npm run restore`, on the database the server uses (DATABASE_URL, or the
+ * embedded one in DATA_DIR, which must not be open in a running server).
+ *
+ *   npm run backup                                   -> backups/coderstation-<date>-<time>.jsonl.gz
+ *   npm run backup -- --out /somewhere/nightly.jsonl.gz
+ *   npm run restore -- backups/coderstation-….jsonl.gz [--force]
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from '../config';
+import { openDatabase } from '../db/client';
+import { DataDirInUseError, lockDataDir } from '../lib/data-dir-lock';
+import { backup, BackupError, restore, type TableCounts } from './backup';
+
+const USAGE = `用法：
+  npm run backup -- [--out 文件]          备份到文件（默认 backups/coderstation-日期-时间.jsonl.gz）
+  npm run restore -- <文件> [--force]     从文件恢复到空数据库；--force 先清空目标数据库中的全部数据
+数据库与服务器相同：设置了 DATABASE_URL 时是该 PostgreSQL，否则是 DATA_DIR 中的内置数据库（先停止服务器）。`;
+
+function stamp(date: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}${pad(date.getMonth() + 1)}${pad(date.getDate())}-${pad(date.getHours())}${pad(date.getMinutes())}${pad(date.getSeconds())}`;
+}
+
+function describe(counts: TableCounts): string {
+  return Object.entries(counts)
+    .map(([table, n]) => `${table} ${n}`)
+    .join('，');
+}
+
+async function main() {
+  const [command, ...rest] = process.argv.slice(2);
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: {
+      out: { type: 'string' },
+      force: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help || (command !== 'backup' && command !== 'restore')) {
+    console.log(USAGE);
+    process.exit(values.help ? 0 : 1);
+  }
+
+  const config = loadConfig();
+  const release = config.databaseUrl ? () => undefined : lockDataDir(config.dataDir);
+  const database = await openDatabase(
+    config.databaseUrl
+      ? { kind: 'postgres', url: config.databaseUrl }
+      : { kind: 'embedded', dataDir: path.join(config.dataDir, 'pglite') },
+  );
+  const where = database.kind === 'postgres' ? 'PostgreSQL（DATABASE_URL）' : `内置数据库（${config.dataDir}）`;
+  const started = Date.now();
+  try {
+    if (command === 'backup') {
+      const file = path.resolve(values.out ?? path.join('backups', `coderstation-${stamp(new Date())}.jsonl.gz`));
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      const counts = await backup(database.db, file);
+      const size = fs.statSync(file).size;
+      console.log(`已备份${where}到 ${file}（${(size / 1024 / 1024).toFixed(2)} MB，${((Date.now() - started) / 1000).toFixed(1)} 秒）：${describe(counts)}`);
+    } else {
+      const file = positionals[0];
+      if (!file) throw new BackupError(`请指定要恢复的备份文件\n${USAGE}`);
+      if (!fs.existsSync(file)) throw new BackupError(`备份文件 ${file} 不存在`);
+      const counts = await restore(database, path.resolve(file), { force: values.force });
+      console.log(`已从 ${path.resolve(file)} 恢复到${where}（${((Date.now() - started) / 1000).toFixed(1)} 秒）：${describe(counts)}`);
+    }
+  } finally {
+    await database.close();
+    release();
+  }
+}
+
+main().catch((error: unknown) => {
+  const known = error instanceof ConfigError || error instanceof DataDirInUseError || error instanceof BackupError;
+  console.error(known ? (error as Error).message : error);
+  process.exit(1);
+});
