@@ -1,5 +1,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { sql, type Column, type SQL } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
+import { queryRows, type Db } from '../db/client';
 
 const FIRST_PAGE = 1;
 const DEFAULT_PAGE_SIZE = 10;
@@ -35,15 +37,49 @@ export interface Page<T> {
   data: T[];
 }
 
+/** The rows of `table` that `where` lets through, counted: a scalar subquery for `paginate`. */
+export function countedTotal(table: PgTable, where: SQL | undefined): SQL<number> {
+  return sql<number>`(select count(*)::int from ${table} where ${where ?? sql`true`})`;
+}
+
 /**
- * One page of a list: its total and its rows, two queries whatever the page size. A page past
- * the end answers no rows with the true total.
+ * Prepared statements of a list, one per combination of the filters a call gives (made on first
+ * use): the busiest calls are then built by drizzle once, and parsed and planned by the database
+ * once per connection. `prepare` gets the names of the filters given and the statement's name.
+ */
+export function statementsByFilters<S>(list: string, prepare: (given: string[], name: string) => S): (given: string[]) => S {
+  const made = new Map<string, S>();
+  return (given) => {
+    const key = given.join('_') || 'all';
+    let statement = made.get(key);
+    if (!statement) made.set(key, (statement = prepare(given, `${list}_list_${key}`)));
+    return statement;
+  };
+}
+
+/** The names of the filters that have a value. */
+export function givenFilters(values: Record<string, unknown>): string[] {
+  return Object.keys(values).filter((key) => values[key] !== undefined);
+}
+
+/** A list's total on its own, for a page that has no row to carry it. */
+export async function totalOf(db: Db, total: SQL<number>): Promise<number> {
+  const [row] = await queryRows<{ n: number }>(db, sql`select ${total} as n`);
+  return Number(row.n);
+}
+
+/**
+ * One page of a list and its total in one round trip: `rows` selects `total` (a scalar subquery,
+ * which the database evaluates once) beside each row. Only a page past the end, which has no row
+ * to carry it, asks for the total on its own; it answers no rows with the true total.
  */
 export async function paginate<T>(
   { current = FIRST_PAGE, pageSize = DEFAULT_PAGE_SIZE }: PageRequest,
-  query: { count(): Promise<number>; rows(limit: number, offset: number): Promise<T[]> },
+  query: { rows(limit: number, offset: number): Promise<Array<T & { total: number }>>; total(): Promise<number> },
 ): Promise<Page<T>> {
-  const [count, data] = await Promise.all([query.count(), query.rows(pageSize, (current - 1) * pageSize)]);
+  const found = await query.rows(pageSize, (current - 1) * pageSize);
+  const count = found.length ? Number(found[0].total) : await query.total();
+  const data = found.map(({ total: _total, ...row }) => row as unknown as T);
   return { currentPage: current, eachPage: pageSize, count, totalPage: Math.ceil(count / pageSize), data };
 }
 

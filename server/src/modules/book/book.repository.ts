@@ -1,9 +1,9 @@
 import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { keptCount } from '../../db/list-counts';
+import { keptTotal } from '../../db/list-counts';
 import { books } from '../../db/schema';
 import { contains, equalTo } from '../../lib/filters';
-import { newestFirst, paginate, type Page, type PageRequest } from '../../lib/paging';
+import { countedTotal, newestFirst, paginate, totalOf, type Page, type PageRequest } from '../../lib/paging';
 
 export type BookRow = typeof books.$inferSelect;
 export type BookChanges = Partial<Omit<BookRow, 'id' | 'scanNumber' | 'commentNumber' | 'onShelfDate'>>;
@@ -22,12 +22,17 @@ export function createBookRepository(db: Db) {
     list(filter: BookFilter, page: PageRequest): Promise<Page<BookRow>> {
       const where = and(contains(books.bookTitle, filter.bookTitle), equalTo(books.typeId, filter.typeId));
       const order = newestFirst(books.onShelfDate, books.id);
+      const total = filter.bookTitle ? countedTotal(books, where) : keptTotal('books', { typeId: filter.typeId });
       return paginate(page, {
-        count: () => (filter.bookTitle ? db.$count(books, where) : keptCount(db, 'books', { typeId: filter.typeId })),
+        total: () => totalOf(db, total),
         rows: (limit, offset) => {
           // The page's ids from an index first, then their rows (see the user list).
           const pageIds = db.select({ id: books.id }).from(books).where(where).orderBy(...order).limit(limit).offset(offset).as('page');
-          return db.select(getTableColumns(books)).from(books).innerJoin(pageIds, eq(pageIds.id, books.id)).orderBy(...order);
+          return db
+            .select({ ...getTableColumns(books), total })
+            .from(books)
+            .innerJoin(pageIds, eq(pageIds.id, books.id))
+            .orderBy(...order);
         },
       });
     },

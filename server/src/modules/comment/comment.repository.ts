@@ -1,9 +1,9 @@
-import { and, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, ilike, inArray, sql, type Placeholder } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { keptCount } from '../../db/list-counts';
+import { keptTotal } from '../../db/list-counts';
 import { books, comments, issues, users } from '../../db/schema';
-import { contains, equalTo } from '../../lib/filters';
-import { newestFirst, paginate, type Page, type PageRequest } from '../../lib/paging';
+import { likePattern } from '../../lib/filters';
+import { countedTotal, givenFilters, newestFirst, paginate, statementsByFilters, totalOf, type Page, type PageRequest } from '../../lib/paging';
 
 export type CommentRow = typeof comments.$inferSelect;
 export type CommentRepository = ReturnType<typeof createCommentRepository>;
@@ -33,49 +33,74 @@ export interface CommentTargets {
 
 const parentOf = (commentType: CommentType) => (commentType === 1 ? issues : books);
 
+type ListValues<T> = {
+  commentType?: number | T;
+  issueId?: string | T;
+  bookId?: string | T;
+  typeId?: string | T;
+  commentContent?: string | T;
+};
+
+/** The filter and the total of a comment list, with these values or with placeholders for them. */
+function listSql(values: ListValues<Placeholder>) {
+  const where = and(
+    values.commentType === undefined ? undefined : eq(comments.commentType, values.commentType),
+    values.issueId === undefined ? undefined : eq(comments.issueId, values.issueId),
+    values.bookId === undefined ? undefined : eq(comments.bookId, values.bookId),
+    values.typeId === undefined ? undefined : eq(comments.typeId, values.typeId),
+    values.commentContent === undefined ? undefined : ilike(comments.commentContent, values.commentContent),
+  );
+  // The kept counts are by comment type and type; one parent's comments, or a text filter, are
+  // counted through their own index.
+  const kept = values.issueId === undefined && values.bookId === undefined && values.commentContent === undefined;
+  const total = kept ? keptTotal('comments', { kind: values.commentType, typeId: values.typeId }) : countedTotal(comments, where);
+  return { where, total };
+}
+
 export function createCommentRepository(db: Db) {
+  const listStatement = statementsByFilters('comment', (given, name) => {
+    const { where, total } = listSql(Object.fromEntries(given.map((key) => [key, sql.placeholder(key)])));
+    const order = newestFirst(comments.commentDate, comments.id);
+    // The page's ids from an index first, then their rows, authors and targets (see the user list).
+    const pageIds = db
+      .select({ id: comments.id })
+      .from(comments)
+      .where(where)
+      .orderBy(...order)
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
+      .as('page');
+    return db
+      .select({
+        ...getTableColumns(comments),
+        user: { id: users.id, nickname: users.nickname, avatar: users.avatar },
+        target: {
+          id: sql<string>`coalesce(${comments.issueId}, ${comments.bookId})`,
+          title: sql<string>`coalesce(${issues.issueTitle}, ${books.bookTitle}, '')`,
+        },
+        total,
+      })
+      .from(comments)
+      .innerJoin(pageIds, eq(pageIds.id, comments.id))
+      .innerJoin(users, eq(users.id, comments.userId))
+      .leftJoin(issues, eq(issues.id, comments.issueId))
+      .leftJoin(books, eq(books.id, comments.bookId))
+      .orderBy(...order)
+      .prepare(name);
+  });
+
   return {
     list(filter: CommentFilter, page: PageRequest): Promise<Page<CommentListRow>> {
-      const where = and(
-        equalTo(comments.commentType, filter.commentType),
-        equalTo(comments.issueId, filter.issueId),
-        equalTo(comments.bookId, filter.bookId),
-        equalTo(comments.typeId, filter.typeId),
-        contains(comments.commentContent, filter.commentContent),
-      );
-      const order = newestFirst(comments.commentDate, comments.id);
-      // The kept counts are by comment type and type; one parent's comments, or a text filter,
-      // are counted through their own index.
-      const kept = !filter.issueId && !filter.bookId && !filter.commentContent;
+      const values = {
+        commentType: filter.commentType,
+        issueId: filter.issueId || undefined,
+        bookId: filter.bookId || undefined,
+        typeId: filter.typeId || undefined,
+        commentContent: filter.commentContent ? likePattern(filter.commentContent) : undefined,
+      };
       return paginate(page, {
-        count: () =>
-          kept ? keptCount(db, 'comments', { kind: filter.commentType, typeId: filter.typeId }) : db.$count(comments, where),
-        rows: (limit, offset) => {
-          // The page's ids from an index first, then their rows, authors and targets (see the user list).
-          const pageIds = db
-            .select({ id: comments.id })
-            .from(comments)
-            .where(where)
-            .orderBy(...order)
-            .limit(limit)
-            .offset(offset)
-            .as('page');
-          return db
-            .select({
-              ...getTableColumns(comments),
-              user: { id: users.id, nickname: users.nickname, avatar: users.avatar },
-              target: {
-                id: sql<string>`coalesce(${comments.issueId}, ${comments.bookId})`,
-                title: sql<string>`coalesce(${issues.issueTitle}, ${books.bookTitle}, '')`,
-              },
-            })
-            .from(comments)
-            .innerJoin(pageIds, eq(pageIds.id, comments.id))
-            .innerJoin(users, eq(users.id, comments.userId))
-            .leftJoin(issues, eq(issues.id, comments.issueId))
-            .leftJoin(books, eq(books.id, comments.bookId))
-            .orderBy(...order);
-        },
+        total: () => totalOf(db, listSql(values).total),
+        rows: (limit, offset) => listStatement(givenFilters(values)).execute({ ...values, limit, offset }),
       });
     },
 

@@ -1,9 +1,9 @@
 import { and, eq, getTableColumns } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { keptCount } from '../../db/list-counts';
+import { keptTotal } from '../../db/list-counts';
 import { interviews } from '../../db/schema';
 import { contains, equalTo } from '../../lib/filters';
-import { newestFirst, paginate, type Page, type PageRequest } from '../../lib/paging';
+import { countedTotal, newestFirst, paginate, totalOf, type Page, type PageRequest } from '../../lib/paging';
 
 export type InterviewRow = typeof interviews.$inferSelect;
 export type InterviewChanges = Partial<Pick<InterviewRow, 'interviewTitle' | 'interviewContent' | 'typeId'>>;
@@ -19,8 +19,9 @@ export function createInterviewRepository(db: Db) {
     list(filter: InterviewFilter, page: PageRequest): Promise<Page<InterviewRow>> {
       const where = and(contains(interviews.interviewTitle, filter.interviewTitle), equalTo(interviews.typeId, filter.typeId));
       const order = newestFirst(interviews.onShelfDate, interviews.id);
+      const total = filter.interviewTitle ? countedTotal(interviews, where) : keptTotal('interviews', { typeId: filter.typeId });
       return paginate(page, {
-        count: () => (filter.interviewTitle ? db.$count(interviews, where) : keptCount(db, 'interviews', { typeId: filter.typeId })),
+        total: () => totalOf(db, total),
         rows: (limit, offset) => {
           // The page's ids from an index first, then their rows (see the user list).
           const pageIds = db
@@ -32,7 +33,7 @@ export function createInterviewRepository(db: Db) {
             .offset(offset)
             .as('page');
           return db
-            .select(getTableColumns(interviews))
+            .select({ ...getTableColumns(interviews), total })
             .from(interviews)
             .innerJoin(pageIds, eq(pageIds.id, interviews.id))
             .orderBy(...order);

@@ -1,9 +1,9 @@
-import { and, eq, getTableColumns, type SQL } from 'drizzle-orm';
+import { and, eq, getTableColumns, ilike, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { keptCount } from '../../db/list-counts';
+import { keptTotal } from '../../db/list-counts';
 import { issues, users } from '../../db/schema';
-import { contains, equalTo } from '../../lib/filters';
-import { newestFirst, paginate, type Page, type PageRequest } from '../../lib/paging';
+import { likePattern } from '../../lib/filters';
+import { countedTotal, givenFilters, newestFirst, paginate, statementsByFilters, totalOf, type Page, type PageRequest } from '../../lib/paging';
 
 export type IssueRow = typeof issues.$inferSelect;
 export type IssueChanges = Partial<Pick<IssueRow, 'issueTitle' | 'issueContent' | 'typeId' | 'issueStatus'>>;
@@ -20,7 +20,44 @@ export interface IssueFilter {
   issueStatus?: boolean;
 }
 
+type ListValues<T> = { issueTitle?: string | T; typeId?: string | T; issueStatus?: boolean | T };
+
+/** The filter and the total of the issue list, with these values or with placeholders for them. */
+function listSql(values: ListValues<Placeholder>) {
+  const where = and(
+    values.issueTitle === undefined ? undefined : ilike(issues.issueTitle, values.issueTitle),
+    values.typeId === undefined ? undefined : eq(issues.typeId, values.typeId),
+    values.issueStatus === undefined ? undefined : eq(issues.issueStatus, values.issueStatus),
+  );
+  const total =
+    values.issueTitle === undefined
+      ? keptTotal('issues', { flag: values.issueStatus, typeId: values.typeId })
+      : countedTotal(issues, where);
+  return { where, total };
+}
+
 export function createIssueRepository(db: Db) {
+  const listStatement = statementsByFilters('issue', (given, name) => {
+    const { where, total } = listSql(Object.fromEntries(given.map((key) => [key, sql.placeholder(key)])));
+    const order = newestFirst(issues.issueDate, issues.id);
+    // The page's ids from an index first, then their rows and authors (see the user list).
+    const pageIds = db
+      .select({ id: issues.id })
+      .from(issues)
+      .where(where)
+      .orderBy(...order)
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
+      .as('page');
+    return db
+      .select({ ...getTableColumns(issues), user: { id: users.id, nickname: users.nickname, avatar: users.avatar }, total })
+      .from(issues)
+      .innerJoin(pageIds, eq(pageIds.id, issues.id))
+      .innerJoin(users, eq(users.id, issues.userId))
+      .orderBy(...order)
+      .prepare(name);
+  });
+
   const withUser = (where: SQL | undefined) =>
     db
       .select({ ...getTableColumns(issues), user: { id: users.id, nickname: users.nickname, avatar: users.avatar } })
@@ -30,27 +67,14 @@ export function createIssueRepository(db: Db) {
 
   return {
     list(filter: IssueFilter, page: PageRequest): Promise<Page<IssueWithUser>> {
-      const where = and(
-        contains(issues.issueTitle, filter.issueTitle),
-        equalTo(issues.typeId, filter.typeId),
-        equalTo(issues.issueStatus, filter.issueStatus),
-      );
-      const order = newestFirst(issues.issueDate, issues.id);
+      const values = {
+        issueTitle: filter.issueTitle ? likePattern(filter.issueTitle) : undefined,
+        typeId: filter.typeId || undefined,
+        issueStatus: filter.issueStatus,
+      };
       return paginate(page, {
-        count: () =>
-          filter.issueTitle
-            ? db.$count(issues, where)
-            : keptCount(db, 'issues', { flag: filter.issueStatus, typeId: filter.typeId }),
-        rows: (limit, offset) => {
-          // The page's ids from an index first, then their rows and authors (see the user list).
-          const pageIds = db.select({ id: issues.id }).from(issues).where(where).orderBy(...order).limit(limit).offset(offset).as('page');
-          return db
-            .select({ ...getTableColumns(issues), user: { id: users.id, nickname: users.nickname, avatar: users.avatar } })
-            .from(issues)
-            .innerJoin(pageIds, eq(pageIds.id, issues.id))
-            .innerJoin(users, eq(users.id, issues.userId))
-            .orderBy(...order);
-        },
+        total: () => totalOf(db, listSql(values).total),
+        rows: (limit, offset) => listStatement(givenFilters(values)).execute({ ...values, limit, offset }),
       });
     },
 

@@ -1,9 +1,9 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, ilike, sql, type Placeholder } from 'drizzle-orm';
 import { queryRows, type Db } from '../../db/client';
-import { keptCount } from '../../db/list-counts';
+import { keptTotal } from '../../db/list-counts';
 import { users } from '../../db/schema';
-import { contains, equalTo } from '../../lib/filters';
-import { newestFirst, paginate, type Page, type PageRequest } from '../../lib/paging';
+import { likePattern } from '../../lib/filters';
+import { countedTotal, givenFilters, newestFirst, paginate, statementsByFilters, totalOf, type Page, type PageRequest } from '../../lib/paging';
 
 /** A user as it may leave the database: everything but the password hash. */
 export type UserRow = Omit<typeof users.$inferSelect, 'passwordHash'>;
@@ -32,23 +32,54 @@ const publicColumns = {
   lastLoginDate: users.lastLoginDate,
 };
 
+type ListValues<T> = { loginId?: string | T; nickname?: string | T; enabled?: boolean | T };
+
+/** The filter and the total of the user list, with these values or with placeholders for them. */
+function listSql(values: ListValues<Placeholder>) {
+  const where = and(
+    values.loginId === undefined ? undefined : ilike(users.loginId, values.loginId),
+    values.nickname === undefined ? undefined : ilike(users.nickname, values.nickname),
+    values.enabled === undefined ? undefined : eq(users.enabled, values.enabled),
+  );
+  const total =
+    values.loginId !== undefined || values.nickname !== undefined
+      ? countedTotal(users, where)
+      : keptTotal('users', { flag: values.enabled });
+  return { where, total };
+}
+
 export function createUserRepository(db: Db) {
+  const listStatement = statementsByFilters('user', (given, name) => {
+    const { where, total } = listSql(Object.fromEntries(given.map((key) => [key, sql.placeholder(key)])));
+    const order = newestFirst(users.registerDate, users.id);
+    // The page's ids first, from the date index alone, and only then their rows: a deep page
+    // skips index entries, not whole rows. The total rides along (see paginate).
+    const pageIds = db
+      .select({ id: users.id })
+      .from(users)
+      .where(where)
+      .orderBy(...order)
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
+      .as('page');
+    return db
+      .select({ ...publicColumns, total })
+      .from(users)
+      .innerJoin(pageIds, eq(pageIds.id, users.id))
+      .orderBy(...order)
+      .prepare(name);
+  });
+
   return {
     list(filter: UserFilter, page: PageRequest): Promise<Page<UserRow>> {
-      const where = and(
-        contains(users.loginId, filter.loginId),
-        contains(users.nickname, filter.nickname),
-        equalTo(users.enabled, filter.enabled),
-      );
-      const order = newestFirst(users.registerDate, users.id);
+      const values = {
+        loginId: filter.loginId ? likePattern(filter.loginId) : undefined,
+        nickname: filter.nickname ? likePattern(filter.nickname) : undefined,
+        enabled: filter.enabled,
+      };
       return paginate(page, {
-        count: () => (filter.loginId || filter.nickname ? db.$count(users, where) : keptCount(db, 'users', { flag: filter.enabled })),
-        rows: (limit, offset) => {
-          // The page's ids first, from the date index alone, and only then their rows: a deep
-          // page skips index entries, not whole rows.
-          const pageIds = db.select({ id: users.id }).from(users).where(where).orderBy(...order).limit(limit).offset(offset).as('page');
-          return db.select(publicColumns).from(users).innerJoin(pageIds, eq(pageIds.id, users.id)).orderBy(...order);
-        },
+        total: () => totalOf(db, listSql(values).total),
+        rows: (limit, offset) => listStatement(givenFilters(values)).execute({ ...values, limit, offset }),
       });
     },
 
