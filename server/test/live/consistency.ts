@@ -45,6 +45,21 @@ const CHECKS: Array<[string, SQL]> = [
     sql`select s.id from admin_sessions s left join admins a on a.id = s.admin_id where a.id is null`,
   ],
   ['uploads keep the size they were stored with', sql`select id from uploads where size <> octet_length(data)`],
+  [
+    'the list counts kept by triggers equal the rows of each list',
+    sql`with actual as (
+          select 'users' as list, enabled as flag, 0 as kind, '' as type_id, count(*)::int as n from users group by enabled
+          union all select 'issues', issue_status, 0, type_id, count(*)::int from issues group by issue_status, type_id
+          union all select 'comments', false, comment_type, type_id, count(*)::int from comments group by comment_type, type_id
+          union all select 'books', false, 0, type_id, count(*)::int from books group by type_id
+          union all select 'interviews', false, 0, type_id, count(*)::int from interviews group by type_id
+        ), kept as (
+          select list, flag, kind::int as kind, type_id::text as type_id, n::int as n from list_counts where n <> 0
+        )
+        select list, flag, kind, type_id, a.n as actual, k.n as kept
+        from actual a full join kept k using (list, flag, kind, type_id)
+        where a.n is distinct from k.n`,
+  ],
 ];
 
 export async function consistencyProblems(db: Db): Promise<string[]> {
