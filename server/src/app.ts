@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import pino from 'pino';
 import type { Config } from './config';
 import type { Database } from './db/client';
@@ -51,6 +51,17 @@ export interface AppOptions {
   now?: () => number;
 }
 
+/** One log line per request, when it is answered (with its method and URL), instead of two. */
+class OneLinePerRequest extends LogController {
+  incomingRequest() {}
+
+  requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
+    const line = { req: request, res: reply, responseTime: reply.elapsedTime };
+    if (error) reply.log.error({ ...line, err: error }, 'request errored');
+    else reply.log.info(line, 'request completed');
+  }
+}
+
 export function loggerOptions(config: Pick<Config, 'logLevel'>): FastifyServerOptions['logger'] {
   return {
     level: config.logLevel,
@@ -68,9 +79,7 @@ export function loggerOptions(config: Pick<Config, 'logLevel'>): FastifyServerOp
 export async function buildApp({ config, database, logger = false, now }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger,
-    // One line per request, written when it is answered (below), instead of one on arrival and
-    // one on completion.
-    disableRequestLogging: true,
+    logController: new OneLinePerRequest(),
     // One proxy in front: the address it appended is the client's. Anything to its left was written
     // by the client and would let it pick a new address for each guess at the login throttle.
     trustProxy: config.trustProxy ? (_address: string, hop: number) => hop === 0 : false,
@@ -86,9 +95,6 @@ export async function buildApp({ config, database, logger = false, now }: AppOpt
 
   app.addHook('onSend', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
-  });
-  app.addHook('onResponse', async (request, reply) => {
-    request.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
   });
 
   // First, so that a call arriving during a stop is turned away before anything touches the database.
