@@ -82,6 +82,7 @@ async function main() {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'cs-bench-'));
   const results: Results = { options, startedAt, machine: {}, seeding: [], api: [], startups: [] };
   const running: BenchServer[] = [];
+  let failure: unknown = null;
   console.error(`bench: logs and the embedded database in ${work}`);
 
   try {
@@ -150,13 +151,17 @@ async function main() {
         },
       };
     }
+  } catch (error) {
+    // What was measured before the failure is still worth having; the run still fails.
+    failure = error;
   } finally {
     for (const server of running) await server.stop();
   }
 
-  writeReport(results);
+  writeReport(results, failure);
   printSummary(results);
   console.error(`\nwritten: ${path.relative(process.cwd(), options.out)}`);
+  if (failure) throw failure;
   fs.rmSync(work, { recursive: true, force: true });
 }
 

@@ -134,10 +134,13 @@ function apiTable(rows: ApiRow[]): string {
   );
 }
 
-export function renderMarkdown(results: Results, notes: string | null): string {
+export function renderMarkdown(results: Results, notes: string | null, failure: unknown = null): string {
   const { options } = results;
   const parts: string[] = [];
   parts.push('# Benchmark results', '');
+  if (failure) {
+    parts.push(`**The run stopped early**: ${failure instanceof Error ? failure.message : String(failure)}. The figures below are those measured before.`, '');
+  }
   parts.push(
     `Written by \`npm run bench${options.quick ? ' -- --quick' : ''}\` on ${results.startedAt.toISOString()}. ` +
       `${options.connections} connections, ${options.duration} s per run after ${options.warmup} s of warm-up; ` +
@@ -219,8 +222,8 @@ export function printSummary(results: Results) {
   console.table(targets(results).map((t) => ({ target: t.target, measured: t.measured, met: t.met === null ? '' : t.met ? 'met' : 'MISSED' })));
 }
 
-export function writeReport(results: Results) {
+export function writeReport(results: Results, failure: unknown = null) {
   const notesFile = path.join(__dirname, '../NOTES.md');
   const notes = fs.existsSync(notesFile) ? fs.readFileSync(notesFile, 'utf8') : null;
-  fs.writeFileSync(results.options.out, renderMarkdown(results, notes));
+  fs.writeFileSync(results.options.out, renderMarkdown(results, notes, failure));
 }
