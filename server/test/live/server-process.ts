@@ -45,6 +45,10 @@ export async function embeddedDataDir(): Promise<string> {
   key.update(ADMIN_LOGIN).update(ADMIN_PASSWORD);
   const template = path.join(os.tmpdir(), `cs-live-template-${key.digest('hex').slice(0, 16)}`);
   if (!fs.existsSync(template)) {
+    // Templates of earlier migration sets are of no further use.
+    for (const name of fs.readdirSync(os.tmpdir())) {
+      if (/^cs-live-template-[0-9a-f]{16}$/.test(name)) fs.rmSync(path.join(os.tmpdir(), name), { recursive: true, force: true });
+    }
     const building = fs.mkdtempSync(`${template}-building-`);
     const server = await ServerProcess.start({ dataDir: building }, 180_000);
     const exit = await server.terminate();
