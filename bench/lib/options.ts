@@ -41,6 +41,7 @@ const USAGE = `npm run bench -- [options]
   --deep-page N        the deep page of the user list (5000, or the last page when there are fewer)
   --nickname TEXT      the nickname substring filter (张子轩)
   --database-url URL   a PostgreSQL server the bench may create and drop the database "bench" on
+                       ("bench_quick" with --quick)
                        (BENCH_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres)
   --keep               reuse the bench database when it already holds these sizes (no re-seed)
   --no-postgres, --no-embedded, --no-web   leave a part out
@@ -101,7 +102,8 @@ export function parseOptions(argv: string[]): BenchOptions {
     deepPage: Math.max(1, count(values['deep-page'], 'deep-page', 5000)),
     nickname: values.nickname ?? '张子轩',
     adminUrl: values['database-url'] ?? process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
-    benchDb: 'bench',
+    // The smoke run has a database of its own, so it never drops a full-size one kept for --keep.
+    benchDb: values.quick ? 'bench_quick' : 'bench',
     keep: values.keep ?? false,
     postgres: !values['no-postgres'],
     embedded: !values['no-embedded'],
