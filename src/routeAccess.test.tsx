@@ -96,6 +96,7 @@ describe('route access from config/routes.ts and access.ts', () => {
 
     await visit('/');
 
-    await waitFor(() => expect(history.location.pathname).toBe('/home'));
+    // The redirect renders inside the lazily loaded layout; on a loaded machine that takes seconds.
+    await waitFor(() => expect(history.location.pathname).toBe('/home'), { timeout: 20_000 });
   });
 });
