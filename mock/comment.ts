@@ -17,7 +17,6 @@ import {
   type MockComment,
   newestFirst,
   removeComment,
-  syncTypeUsage,
 } from './lib/content';
 import {
   badRequest,
@@ -106,7 +105,6 @@ export default defineMock({
       commentDate: Date.now(),
       commentType: type,
     });
-    syncTypeUsage();
     ok(res, { ...comment }, 201);
   }),
 

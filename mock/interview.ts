@@ -8,7 +8,6 @@ import {
   type MockInterview,
   newestFirst,
   removeInterview,
-  syncTypeUsage,
   typeExists,
 } from './lib/content';
 import {
@@ -81,7 +80,6 @@ export default defineMock({
       typeId: body.typeId,
     };
     content.interviews.push(interview);
-    syncTypeUsage();
     ok(res, show(interview), 201);
   }),
 
@@ -95,7 +93,6 @@ export default defineMock({
     if (changes.typeId && !typeExists(changes.typeId)) throw badRequest(UNKNOWN_TYPE);
     const interview = mustFind(id);
     Object.assign(interview, changes);
-    syncTypeUsage();
     ok(res, show(interview));
   }),
 

@@ -11,7 +11,6 @@ import {
   newestFirst,
   removeIssue,
   retypeComments,
-  syncTypeUsage,
   typeExists,
 } from './lib/content';
 import {
@@ -91,7 +90,6 @@ export default defineMock({
       typeId: body.typeId,
     };
     content.issues.push(issue);
-    syncTypeUsage();
     ok(res, issueView(issue), 201);
   }),
 
@@ -107,7 +105,6 @@ export default defineMock({
     Object.assign(issue, changes);
     // A comment's type is its issue's.
     if (changes.typeId) retypeComments(1, issue._id, changes.typeId);
-    syncTypeUsage();
     ok(res, issueView(issue));
   }),
 

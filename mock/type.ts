@@ -1,6 +1,19 @@
 /** Type calls for `npm run dev:mock`, following CONTRACT.md (read and write: NormalAdmin). */
 import { defineMock } from '@umijs/max';
+import { typeUsage } from './lib/content';
 import { bodyOf, db, fail, objectId, ok, requireAdmin, text } from './lib/store';
+
+/** The server's wording: only what is there, e.g. 「面试题 1 道，评论 2 条」. */
+function describeUsage(usage: ReturnType<typeof typeUsage>): string {
+  return [
+    usage.books && `书籍 ${usage.books} 本`,
+    usage.interviews && `面试题 ${usage.interviews} 道`,
+    usage.issues && `问答 ${usage.issues} 个`,
+    usage.comments && `评论 ${usage.comments} 条`,
+  ]
+    .filter(Boolean)
+    .join('，');
+}
 
 function nameTaken(typeName: string, exceptId?: string): boolean {
   return db.types.some((t) => t.typeName === typeName && t._id !== exceptId);
@@ -30,11 +43,6 @@ export default defineMock({
     const typeName = text(bodyOf(req).typeName);
     if (!typeName) return fail(res, 400, 'typeName 不能为空');
     if (nameTaken(typeName, type._id)) return fail(res, 409, '该类型已存在');
-    const usage = db.typeUsage.get(type.typeName);
-    if (usage) {
-      db.typeUsage.delete(type.typeName);
-      db.typeUsage.set(typeName, usage);
-    }
     type.typeName = typeName;
     return ok(res, type);
   },
@@ -43,15 +51,8 @@ export default defineMock({
     if (!requireAdmin(req, res, 'normal')) return;
     const index = db.types.findIndex((t) => t._id === req.params.id);
     if (index < 0) return fail(res, 404, '类型不存在');
-    const usage = db.typeUsage.get(db.types[index].typeName);
-    if (usage) {
-      const { books, interviews, issues, comments } = usage;
-      return fail(
-        res,
-        409,
-        `该分类下还有内容，无法删除（书籍 ${books} 本，面试题 ${interviews} 道，问答 ${issues} 个，评论 ${comments} 条）`,
-      );
-    }
+    const inUse = describeUsage(typeUsage(db.types[index]._id));
+    if (inUse) return fail(res, 409, `该分类下还有内容，无法删除（${inUse}）`);
     db.types.splice(index, 1);
     return ok(res, null);
   },

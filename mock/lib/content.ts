@@ -152,25 +152,15 @@ export function typeExists(typeId: string): boolean {
   return db.types.some((t) => t._id === typeId);
 }
 
-/**
- * store.ts's type mock refuses to delete a type listed in `db.typeUsage` (by name). That map is
- * rebuilt here from the real content after every change, so the type screen's 409 (and the counts
- * in its message) tell the truth and a type that content points at can never disappear.
- */
-export function syncTypeUsage(): void {
-  db.typeUsage.clear();
-  for (const type of db.types) {
-    const uses = (row: { typeId: string }) => row.typeId === type._id;
-    const usage = {
-      books: content.books.filter(uses).length,
-      interviews: content.interviews.filter(uses).length,
-      issues: content.issues.filter(uses).length,
-      comments: content.comments.filter(uses).length,
-    };
-    if (usage.books + usage.interviews + usage.issues + usage.comments > 0) {
-      db.typeUsage.set(type.typeName, usage);
-    }
-  }
+/** What still uses a type: the type mock refuses to delete it while anything does (409). */
+export function typeUsage(typeId: string): { books: number; interviews: number; issues: number; comments: number } {
+  const uses = (row: { typeId: string }) => row.typeId === typeId;
+  return {
+    books: content.books.filter(uses).length,
+    interviews: content.interviews.filter(uses).length,
+    issues: content.issues.filter(uses).length,
+    comments: content.comments.filter(uses).length,
+  };
 }
 
 /** Sets the commentNumber of these issues and books to their true count. */
@@ -211,29 +201,24 @@ export function removeUser(userId: string): void {
   removeComments((c) => c.userId === userId || (c.issueId !== null && issueIds.has(c.issueId)));
   content.issues = content.issues.filter((i) => i.userId !== userId);
   content.users = content.users.filter((u) => u._id !== userId);
-  syncTypeUsage();
 }
 
 export function removeIssue(issueId: string): void {
   removeComments((c) => c.issueId === issueId);
   content.issues = content.issues.filter((i) => i._id !== issueId);
-  syncTypeUsage();
 }
 
 export function removeBook(bookId: string): void {
   removeComments((c) => c.bookId === bookId);
   content.books = content.books.filter((b) => b._id !== bookId);
-  syncTypeUsage();
 }
 
 export function removeInterview(interviewId: string): void {
   content.interviews = content.interviews.filter((i) => i._id !== interviewId);
-  syncTypeUsage();
 }
 
 export function removeComment(commentId: string): void {
   removeComments((c) => c._id === commentId);
-  syncTypeUsage();
 }
 
 /** A comment's type follows its parent's: moving an issue or a book moves its comments. */
@@ -413,8 +398,6 @@ function seed(now: number): void {
     const book = content.books[(i * 3) % content.books.length];
     reply(2, book._id, book.onShelfDate, html);
   });
-
-  syncTypeUsage();
 }
 
 seed(Date.now());

@@ -68,11 +68,6 @@ export const db = {
   types: ['HTML', 'CSS', 'JavaScript', 'React', 'Vue', 'Node.js', '数据库'].map((name, i) =>
     seedType(i, name),
   ),
-  /** What uses a type, by type name: a type listed here cannot be deleted (409). */
-  typeUsage: new Map<string, { books: number; interviews: number; issues: number; comments: number }>([
-    ['JavaScript', { books: 3, interviews: 5, issues: 2, comments: 7 }],
-    ['React', { books: 1, interviews: 2, issues: 1, comments: 0 }],
-  ]),
   /** Live tokens and the admin each belongs to. */
   tokens: new Map<string, string>(),
   /** Failed logins per loginId, as epoch ms, for the 429 rule. */
