@@ -1,5 +1,6 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { queryRows, type Db } from '../../db/client';
+import { keptTotal } from '../../db/list-counts';
 import type { StatsCounts } from './stats.schemas';
 
 export type StatsRepository = ReturnType<typeof createStatsRepository>;
@@ -20,16 +21,15 @@ export function createStatsRepository(db: Db) {
      * (migration 0002), admins and types from their small tables.
      */
     async counts(): Promise<StatsCounts> {
-      const kept = (where: SQL) => sql`(select coalesce(sum(n), 0)::int from list_counts where ${where})`;
       const [row] = await queryRows<StatsCounts>(db, sql`
         select
           (select count(*)::int from admins) as "admins",
-          ${kept(sql`list = 'users'`)} as "users",
-          ${kept(sql`list = 'books'`)} as "books",
-          ${kept(sql`list = 'interviews'`)} as "interviews",
-          ${kept(sql`list = 'issues' and not flag`)} as "issuesWaiting",
-          ${kept(sql`list = 'issues' and flag`)} as "issuesApproved",
-          ${kept(sql`list = 'comments'`)} as "comments",
+          ${keptTotal('users')} as "users",
+          ${keptTotal('books')} as "books",
+          ${keptTotal('interviews')} as "interviews",
+          ${keptTotal('issues', { flag: false })} as "issuesWaiting",
+          ${keptTotal('issues', { flag: true })} as "issuesApproved",
+          ${keptTotal('comments')} as "comments",
           (select count(*)::int from types) as "types"`);
       return {
         admins: Number(row.admins),
