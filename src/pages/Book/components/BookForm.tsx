@@ -3,6 +3,7 @@ import { Space } from 'antd';
 import type { Rule } from 'antd/es/form';
 import ImageUpload from '@/components/ImageUpload';
 import RichEditor from '@/components/RichEditor';
+import { richTextRequired } from '@/components/RichEditor/rules';
 import TypeSelect from '@/components/TypeSelect';
 import type { BookFields } from '@/types/api';
 
@@ -12,18 +13,6 @@ const POINT_OPTIONS = [10, 20, 30, 40].map((points) => ({ label: String(points),
 
 /** The server's own rule for downloadLink (CONTRACT.md: an http or https URL). */
 const DOWNLOAD_LINK = /^https?:\/\/[^\s]+$/;
-
-/** Counts as written when it shows some text or an image: `<p></p>` or `<p> </p>` is empty. */
-function hasVisibleContent(html: string | undefined): boolean {
-  const doc = new DOMParser().parseFromString(html ?? '', 'text/html');
-  return (doc.body.textContent ?? '').trim() !== '' || doc.body.querySelector('img') !== null;
-}
-
-const introRequired: Rule = {
-  async validator(_, value: string | undefined) {
-    if (!hasVisibleContent(value)) throw new Error('请输入书本相关的介绍');
-  },
-};
 
 const linkIsUrl: Rule = {
   async validator(_, value: string | undefined) {
@@ -87,7 +76,7 @@ export default function BookForm({ initialValues, submitText, onFinish }: BookFo
         rules={[{ required: true, whitespace: true, message: '请输入书名' }]}
         fieldProps={{ maxLength: 100 }}
       />
-      <ProForm.Item name="bookIntro" label="书籍介绍" required rules={[introRequired]}>
+      <ProForm.Item name="bookIntro" label="书籍介绍" required rules={[richTextRequired('请输入书本相关的介绍')]}>
         <RichEditor placeholder="请输入书本相关的介绍" />
       </ProForm.Item>
       <ProFormText

@@ -1,28 +1,13 @@
 import { ProForm, ProFormText } from '@ant-design/pro-components';
 import { Space } from 'antd';
-import type { Rule } from 'antd/es/form';
 import RichEditor from '@/components/RichEditor';
+import { richTextRequired } from '@/components/RichEditor/rules';
 import TypeSelect from '@/components/TypeSelect';
 import type { InterviewFields } from '@/types/api';
 
 export const LIST_PATH = '/interview/interviewList';
 
 export const EMPTY_INTERVIEW: InterviewFields = { interviewTitle: '', interviewContent: '', typeId: '' };
-
-/**
- * An editor left empty still holds markup such as `<p></p>`: the answer counts as given when it
- * shows some text or an image.
- */
-export function hasVisibleContent(html: string | undefined): boolean {
-  const doc = new DOMParser().parseFromString(html ?? '', 'text/html');
-  return (doc.body.textContent ?? '').trim() !== '' || doc.body.querySelector('img') !== null;
-}
-
-const contentRequired: Rule = {
-  async validator(_, value: string | undefined) {
-    if (!hasVisibleContent(value)) throw new Error('请输入题目解答');
-  },
-};
 
 interface InterviewFormProps {
   initialValues?: InterviewFields;
@@ -80,7 +65,7 @@ export default function InterviewForm({
         name="interviewContent"
         label="题目内容"
         required
-        rules={[contentRequired]}
+        rules={[richTextRequired('请输入题目解答')]}
       >
         <RichEditor placeholder="请输入题目解答" />
       </ProForm.Item>
