@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { badRequest } from '../lib/errors';
-import { validationMessage } from './errors';
 
 // PostgreSQL text cannot hold U+0000: left in, it would fail the query as a 500.
 const NUL = '\u0000';
@@ -21,25 +20,7 @@ function normalise(value: unknown, depth = 0): unknown {
   return out;
 }
 
-/**
- * Where the first number that is not finite sits ("/current"), or null. JSON has no Infinity, so
- * one can only come from ajv coercing a string such as "Infinity" or "1e400": ajv then skips the
- * field's minimum and maximum, and the value would reach the database.
- */
-function nonFinite(value: unknown, path = '', depth = 0): string | null {
-  if (typeof value === 'number') return Number.isFinite(value) ? null : path;
-  if (depth > 32 || value === null || typeof value !== 'object') return null;
-  for (const [key, item] of Object.entries(value)) {
-    const found = nonFinite(item, `${path}/${key}`, depth + 1);
-    if (found !== null) return found;
-  }
-  return null;
-}
-
-/**
- * Strings are trimmed before validation, so "  " is refused where a value is required (CONTRACT.md);
- * after it, a number that validation let through without its range check is refused.
- */
+/** Strings are trimmed before validation, so "  " is refused where a value is required (CONTRACT.md). */
 export function registerInputNormalisation(app: FastifyInstance) {
   app.addHook('preValidation', async (request) => {
     if (request.body && typeof request.body === 'object' && !Buffer.isBuffer(request.body)) {
@@ -51,12 +32,6 @@ export function registerInputNormalisation(app: FastifyInstance) {
     // Path parameters are matched, not trimmed: only the NUL check applies to them.
     for (const param of Object.values((request.params ?? {}) as Record<string, unknown>)) {
       if (typeof param === 'string' && param.includes(NUL)) throw badRequest(HAS_NUL);
-    }
-  });
-  app.addHook('preHandler', async (request) => {
-    for (const part of [request.params, request.query, request.body]) {
-      const path = Buffer.isBuffer(part) ? null : nonFinite(part);
-      if (path !== null) throw badRequest(validationMessage([{ keyword: 'maximum', instancePath: path, params: {} }]));
     }
   });
 }
