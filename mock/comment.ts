@@ -17,24 +17,22 @@ import {
   type MockComment,
   newestFirst,
   removeComment,
+  userExists,
 } from './lib/content';
+import { readFilter } from './lib/crud';
 import {
   badRequest,
-  containsText,
   guarded,
   html,
-  idFilter,
   idParam,
   missing,
   notFound,
   oneOf,
   pageOf,
-  queryOf,
   readFields,
   readPage,
   refId,
   requiredHtml,
-  textFilter,
 } from './lib/input';
 import { bodyOf, ok } from './lib/store';
 
@@ -45,7 +43,6 @@ const PARENT_FIELD: Record<CommentType, 'issueId' | 'bookId'> = { 1: 'issueId', 
 const commentType = oneOf([1, 2] as const);
 /** The server schema's fields, in its order, so the first error reported is the same. */
 const createSpec = { userId: refId, commentType, issueId: refId, bookId: refId, commentContent: html(50_000) };
-const listSpec = { commentContent: textFilter, typeId: idFilter };
 
 function parentExists(type: CommentType, parentId: string): boolean {
   return type === 1
@@ -76,14 +73,9 @@ export default defineMock({
   'GET /api/comment/:commentType': guarded('normal', (req, res) => {
     const type = commentType(req.params.commentType, 'commentType');
     const page = readPage(req);
-    const filter = readFields(queryOf(req), listSpec);
+    const matches = readFilter<MockComment>(req, { commentContent: 'text', typeId: 'id' });
     const rows = content.comments
-      .filter(
-        (c) =>
-          c.commentType === type &&
-          containsText(c.commentContent, filter.commentContent) &&
-          (!filter.typeId || c.typeId === filter.typeId),
-      )
+      .filter((c) => c.commentType === type && matches(c))
       .sort(newestFirst((c) => c.commentDate));
     ok(res, pageOf(rows, page, commentView));
   }),
@@ -95,7 +87,7 @@ export default defineMock({
     const parentId = body[PARENT_FIELD[type]];
     if (!parentId) throw missing(PARENT_FIELD[type]);
     const commentContent = requiredHtml('commentContent', body.commentContent);
-    if (!content.users.some((u) => u._id === body.userId)) throw badRequest('用户不存在');
+    if (!userExists(body.userId)) throw badRequest('用户不存在');
     if (!parentExists(type, parentId)) throw badRequest(PARENT_MISSING[type]);
     const comment: MockComment = addComment({
       userId: body.userId,

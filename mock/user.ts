@@ -10,34 +10,15 @@ import {
   defaultNickname,
   DEFAULT_USER_POINTS,
   type MockUser,
-  newestFirst,
   publicUser,
   randomPassword,
   removeUser,
   userImpact,
 } from './lib/content';
-import {
-  badRequest,
-  bool,
-  boolFilter,
-  conflict,
-  containsText,
-  guarded,
-  idParam,
-  imagePath,
-  int,
-  loginId,
-  notFound,
-  pageOf,
-  queryOf,
-  readFields,
-  readPage,
-  str,
-  textFilter,
-} from './lib/input';
+import { collection } from './lib/crud';
+import { badRequest, bool, conflict, guarded, idParam, imagePath, int, loginId, readFields, str } from './lib/input';
 import { bodyOf, DEFAULT_AVATAR, objectId, ok } from './lib/store';
 
-const MISSING = '用户不存在';
 const TAKEN = '该用户已存在';
 const MIN_PASSWORD_LENGTH = 6;
 
@@ -54,7 +35,6 @@ const profile = {
 };
 const createSpec = { loginId, nickname: str({ max: 32 }), ...profile };
 const updateSpec = { loginId, nickname: str({ min: 1, max: 32 }), ...profile };
-const listSpec = { loginId: textFilter, nickname: textFilter, enabled: boolFilter };
 
 function checkPassword(password: string): void {
   if (password.length < MIN_PASSWORD_LENGTH) {
@@ -62,27 +42,19 @@ function checkPassword(password: string): void {
   }
 }
 
-function mustFind(id: string): MockUser {
-  const user = content.users.find((u) => u._id === id);
-  if (!user) throw notFound(MISSING);
-  return user;
-}
+const users = collection({
+  rows: () => content.users,
+  missing: '用户不存在',
+  filters: { loginId: 'text', nickname: 'text', enabled: 'bool' },
+  dateOf: (user) => user.registerDate,
+  show: publicUser,
+  // Takes the user's issues and comments along, and fixes the counters of what they commented on.
+  remove: removeUser,
+});
+const { mustFind } = users;
 
 export default defineMock({
-  'GET /api/user': guarded('normal', (req, res) => {
-    const page = readPage(req);
-    const filter = readFields(queryOf(req), listSpec);
-    const enabled = filter.enabled ? filter.enabled === 'true' : undefined;
-    const rows = content.users
-      .filter(
-        (u) =>
-          containsText(u.loginId, filter.loginId) &&
-          containsText(u.nickname, filter.nickname) &&
-          (enabled === undefined || u.enabled === enabled),
-      )
-      .sort(newestFirst((u) => u.registerDate));
-    ok(res, pageOf(rows, page, publicUser));
-  }),
+  'GET /api/user': users.list,
 
   'GET /api/user/userIsExist/:loginId': guarded('normal', (req, res) => {
     const wanted = loginId(req.params.loginId, 'loginId');
@@ -93,9 +65,7 @@ export default defineMock({
     ok(res, userImpact(mustFind(idParam(req))._id));
   }),
 
-  'GET /api/user/:id': guarded('normal', (req, res) => {
-    ok(res, publicUser(mustFind(idParam(req))));
-  }),
+  'GET /api/user/:id': users.get,
 
   'POST /api/user': guarded('normal', (req, res) => {
     const body = readFields(bodyOf(req), createSpec, ['loginId']);
@@ -140,9 +110,5 @@ export default defineMock({
     ok(res, publicUser(user));
   }),
 
-  /** Takes the user's issues and comments along, and fixes the counters of what they commented on. */
-  'DELETE /api/user/:id': guarded('super', (req, res) => {
-    removeUser(mustFind(idParam(req))._id);
-    ok(res, null);
-  }),
+  'DELETE /api/user/:id': users.remove('super'),
 });

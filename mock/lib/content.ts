@@ -152,6 +152,10 @@ export function typeExists(typeId: string): boolean {
   return db.types.some((t) => t._id === typeId);
 }
 
+export function userExists(userId: string): boolean {
+  return content.users.some((u) => u._id === userId);
+}
+
 /** What still uses a type: the type mock refuses to delete it while anything does (409). */
 export function typeUsage(typeId: string): { books: number; interviews: number; issues: number; comments: number } {
   const uses = (row: { typeId: string }) => row.typeId === typeId;
