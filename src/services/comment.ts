@@ -4,11 +4,14 @@ import { fetchTable, type TableParams, type TableResult } from './table';
 
 export const COMMENT_FILTERS = ['commentContent', 'typeId'] as const;
 
+/** ProTable's `params` of the comment list: which kind it shows. */
+export type CommentListParams = { commentType: CommentType };
+
 /** One page of comments of one kind (1 on issues, 2 on books) for ProTable. */
-export function listComments(
-  commentType: CommentType,
-  params: TableParams,
-): Promise<TableResult<Comment>> {
+export function listComments({
+  commentType,
+  ...params
+}: TableParams & CommentListParams): Promise<TableResult<Comment>> {
   return fetchTable<Comment>(`/api/comment/${commentType}`, params, COMMENT_FILTERS);
 }
 

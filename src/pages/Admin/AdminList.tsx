@@ -1,12 +1,14 @@
-import { PlusOutlined } from '@ant-design/icons';
 import type { ProColumns } from '@ant-design/pro-components';
 import { PageContainer, ProTable } from '@ant-design/pro-components';
-import { history, useModel } from '@umijs/max';
-import { Button, Image, Popconfirm, Switch, Tag } from 'antd';
-import { useEffect, useState } from 'react';
+import { useModel } from '@umijs/max';
+import { Image, Switch, Tag } from 'antd';
+import { useEffect } from 'react';
+import { indexColumn, tableOptions } from '@/components/listColumns';
+import { AddButton, DeleteAction } from '@/components/ListActions';
 import { DEFAULT_AVATAR } from '@/constants';
 import { useAdminStore } from '@/hooks/useAdminStore';
 import { useLocalPagination } from '@/hooks/useLocalPagination';
+import { usePendingIds } from '@/hooks/usePendingIds';
 import type { Admin } from '@/types/api';
 import { message } from '@/utils/feedback';
 import { toInitialState } from '@/utils/session';
@@ -15,21 +17,15 @@ import EditAdminModal from './components/EditAdminModal';
 interface ColumnContext {
   selfId: string | undefined;
   serial: (index: number) => number;
-  switching: ReadonlySet<string>;
+  isPending: (id: string) => boolean;
   onToggle: (admin: Admin, enabled: boolean) => void;
   onSaved: (fresh: Admin) => void;
-  onDelete: (admin: Admin) => Promise<void>;
+  remove: (id: string) => Promise<boolean>;
 }
 
 function adminColumns(ctx: ColumnContext): ProColumns<Admin>[] {
   return [
-    {
-      title: '序号',
-      key: 'serial',
-      width: 72,
-      align: 'center',
-      render: (_, __, index) => ctx.serial(index),
-    },
+    indexColumn(ctx.serial),
     { title: '登录账号', dataIndex: 'loginId' },
     { title: '昵称', dataIndex: 'nickname' },
     {
@@ -69,7 +65,7 @@ function adminColumns(ctx: ColumnContext): ProColumns<Admin>[] {
             size="small"
             aria-label={`${admin.loginId} 账号状态`}
             checked={admin.enabled}
-            loading={ctx.switching.has(admin._id)}
+            loading={ctx.isPending(admin._id)}
             onChange={(enabled) => ctx.onToggle(admin, enabled)}
           />
         ),
@@ -83,15 +79,12 @@ function adminColumns(ctx: ColumnContext): ProColumns<Admin>[] {
         return [
           <EditAdminModal key="edit" admin={admin} self={self} onSaved={ctx.onSaved} />,
           self ? null : (
-            <Popconfirm
+            <DeleteAction
               key="delete"
               title="你确定要删除？"
-              okText="删除"
-              cancelText="取消"
-              onConfirm={() => ctx.onDelete(admin)}
-            >
-              <a>删除</a>
-            </Popconfirm>
+              remove={() => ctx.remove(admin._id)}
+              done="该管理员已删除"
+            />
           ),
         ];
       },
@@ -103,7 +96,7 @@ export default function AdminList() {
   const { initialState, setInitialState } = useModel('@@initialState');
   const { adminList, adminInfo, loading, init, edit, remove, setAdminInfo } = useAdminStore();
   const { pagination, serial } = useLocalPagination(adminList.length);
-  const [switching, setSwitching] = useState<ReadonlySet<string>>(new Set());
+  const { isPending, whilePending } = usePendingIds();
 
   useEffect(() => {
     setAdminInfo(initialState?.adminInfo ?? null);
@@ -119,27 +112,17 @@ export default function AdminList() {
   };
 
   const onToggle = async (admin: Admin, enabled: boolean) => {
-    setSwitching((ids) => new Set(ids).add(admin._id));
-    const fresh = await edit({ id: admin._id, changes: { enabled } });
-    setSwitching((ids) => {
-      const rest = new Set(ids);
-      rest.delete(admin._id);
-      return rest;
-    });
+    const fresh = await whilePending(admin._id, () => edit({ id: admin._id, changes: { enabled } }));
     if (fresh) message.success(enabled ? '管理员状态已激活' : '该管理员已被禁用');
-  };
-
-  const onDelete = async (admin: Admin) => {
-    if (await remove(admin._id)) message.success('该管理员已删除');
   };
 
   const columns = adminColumns({
     selfId: adminInfo?._id,
     serial,
-    switching,
+    isPending,
     onToggle,
     onSaved,
-    onDelete,
+    remove,
   });
 
   return (
@@ -152,16 +135,11 @@ export default function AdminList() {
         loading={loading}
         search={false}
         pagination={pagination}
-        options={{ reload: () => init(), density: false, setting: false }}
+        options={{ ...tableOptions, reload: () => init() }}
         toolBarRender={() => [
-          <Button
-            key="add"
-            type="primary"
-            icon={<PlusOutlined />}
-            onClick={() => history.push('/admin/addAdmin')}
-          >
+          <AddButton key="add" to="/admin/addAdmin">
             添加管理员
-          </Button>,
+          </AddButton>,
         ]}
       />
     </PageContainer>

@@ -1,10 +1,7 @@
-import { TestBrowser } from '@@/testBrowser';
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { envelope, type FakeReply, type FakeRequest, installFakeNetwork, refusal } from '@/testing/fakeNetwork';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { envelope, refusal } from '@/testing/fakeNetwork';
+import { clickSearch, CSS_TYPE, JS_TYPE, listScreenNetwork, openList, pageReply } from '@/testing/listScreen';
 import type { Book } from '@/types/api';
-
-const JS_TYPE = '65f1a2b3c4d5e6f708192b01';
-const CSS_TYPE = '65f1a2b3c4d5e6f708192b02';
 
 const book = (n: number, bookTitle: string, extra: Partial<Book> = {}): Book => ({
   _id: `65f1a2b3c4d5e6f708192e${String(n).padStart(2, '0')}`,
@@ -21,66 +18,20 @@ const book = (n: number, bookTitle: string, extra: Partial<Book> = {}): Book => 
 });
 
 let books: Book[];
-let handle: (req: FakeRequest) => FakeReply | undefined;
-const sent = installFakeNetwork((req) => {
-  const special = handle(req);
-  if (special) return special;
-  if (req.url === '/api/admin/whoami') {
-    return {
-      status: 200,
-      body: envelope({ _id: '65f1a2b3c4d5e6f708192a02', loginId: 'editor', nickname: '内容编辑', avatar: '', permission: 2 }),
-    };
-  }
-  if (req.method === 'GET' && req.url === '/api/type') {
-    return {
-      status: 200,
-      body: envelope([
-        { _id: JS_TYPE, typeName: 'JavaScript', createdAt: 1 },
-        { _id: CSS_TYPE, typeName: 'CSS', createdAt: 2 },
-      ]),
-    };
-  }
-  if (req.method === 'GET' && req.url.startsWith('/api/book?')) {
-    const query = new URLSearchParams(req.url.split('?')[1]);
-    const pageSize = Number(query.get('pageSize'));
-    return {
-      status: 200,
-      body: envelope({
-        currentPage: Number(query.get('current')),
-        eachPage: pageSize,
-        count: 25,
-        totalPage: Math.ceil(25 / pageSize),
-        data: books,
-      }),
-    };
-  }
-  return refusal(404, '请求的资源不存在');
-});
+const net = listScreenNetwork((req) =>
+  req.method === 'GET' && req.url.startsWith('/api/book?') ? pageReply(req.url, books, 25) : undefined,
+);
+const { sent } = net;
 
 beforeEach(() => {
   books = [book(1, '你不知道的JavaScript'), book(2, 'CSS 世界', { typeId: CSS_TYPE, bookPic: '' })];
-  handle = () => undefined;
-  sent.length = 0;
-  localStorage.setItem('adminToken', 'live-token');
 });
 
-const bookQueries = () =>
-  sent
-    .filter((r) => r.method === 'GET' && r.url.startsWith('/api/book?'))
-    .map((r) => new URLSearchParams(r.url.split('?')[1]));
+const bookQueries = () => net.queriesTo('/api/book');
 
-async function openBooks() {
-  render(<TestBrowser location={{ pathname: '/book/bookList' }} />);
-  await screen.findByText('你不知道的JavaScript', { selector: 'td' }, { timeout: 20_000 });
-}
+const openBooks = () => openList('/book/bookList', '你不知道的JavaScript', { selector: 'td' });
 
 const rowOf = (title: string) => screen.getByText(title, { selector: 'td' }).closest('tr') as HTMLElement;
-
-async function search() {
-  await act(async () => {
-    fireEvent.click(screen.getByRole('button', { name: /查\s*询/ }));
-  });
-}
 
 describe('book list', () => {
   it('asks for the first page of 10 without filters and shows each column', async () => {
@@ -115,7 +66,7 @@ describe('book list', () => {
     fireEvent.mouseDown(typeSelect);
     const option = await screen.findByText('CSS', { selector: '.ant-select-item-option-content' });
     fireEvent.click(option);
-    await search();
+    await clickSearch();
 
     await waitFor(() => expect(bookQueries().at(-1)?.get('typeId')).toBe(CSS_TYPE));
     expect(bookQueries().at(-1)?.get('bookTitle')).toBe('CSS');
@@ -135,7 +86,7 @@ describe('book list', () => {
     await openBooks();
 
     fireEvent.change(screen.getByLabelText('书籍名称'), { target: { value: '   ' } });
-    await search();
+    await clickSearch();
 
     await waitFor(() => expect(bookQueries().length).toBeGreaterThan(1));
     expect(bookQueries().at(-1)?.has('bookTitle')).toBe(false);
@@ -143,7 +94,7 @@ describe('book list', () => {
   });
 
   it('deletes a book after the confirmation, says so and reloads the page', async () => {
-    handle = (req) => (req.method === 'DELETE' ? { status: 200, body: envelope(null) } : undefined);
+    net.handle = (req) => (req.method === 'DELETE' ? { status: 200, body: envelope(null) } : undefined);
     await openBooks();
     const before = bookQueries().length;
 
@@ -163,7 +114,7 @@ describe('book list', () => {
   });
 
   it('shows the server’s message when a delete is refused and keeps the row', async () => {
-    handle = (req) => (req.method === 'DELETE' ? refusal(404, '书籍不存在') : undefined);
+    net.handle = (req) => (req.method === 'DELETE' ? refusal(404, '书籍不存在') : undefined);
     await openBooks();
 
     await act(async () => {

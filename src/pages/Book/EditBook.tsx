@@ -1,35 +1,17 @@
 import { PageContainer } from '@ant-design/pro-components';
 import { history, useParams } from '@umijs/max';
-import { Button, Card, Empty, Skeleton } from 'antd';
-import { useEffect, useState } from 'react';
-import { describeRequestError } from '@/requestErrorConfig';
+import { Card, Skeleton } from 'antd';
+import { useCallback } from 'react';
+import LoadFailed from '@/components/LoadFailed';
+import { useLoaded } from '@/hooks/useLoaded';
 import { getBook, updateBook } from '@/services/book';
-import type { Book, BookFields } from '@/types/api';
+import type { BookFields } from '@/types/api';
 import { message } from '@/utils/feedback';
 import BookForm, { LIST_PATH } from './components/BookForm';
 
-type Loading = { state: 'loading' } | { state: 'failed'; msg: string } | { state: 'ready'; book: Book };
-
-function useBook(id: string): Loading {
-  const [loading, setLoading] = useState<Loading>({ state: 'loading' });
-  useEffect(() => {
-    let current = true;
-    setLoading({ state: 'loading' });
-    getBook(id).then(
-      (book) => current && setLoading({ state: 'ready', book }),
-      (error: unknown) => current && setLoading({ state: 'failed', msg: describeRequestError(error) }),
-    );
-    // An answer for a book the page has left must not fill the form of the next one.
-    return () => {
-      current = false;
-    };
-  }, [id]);
-  return loading;
-}
-
 export default function EditBook() {
   const { id = '' } = useParams<{ id: string }>();
-  const loading = useBook(id);
+  const [loaded] = useLoaded(useCallback(() => getBook(id), [id]));
 
   const onFinish = async (fields: BookFields) => {
     try {
@@ -42,28 +24,29 @@ export default function EditBook() {
     history.push(LIST_PATH);
   };
 
+  if (loaded.status === 'failed') {
+    return (
+      <PageContainer title="编辑书籍信息">
+        <LoadFailed error={loaded.error} backTo={LIST_PATH} backText="返回书籍列表" />
+      </PageContainer>
+    );
+  }
   return (
     <PageContainer title="编辑书籍信息">
       <Card>
-        {loading.state === 'loading' && <Skeleton active />}
-        {loading.state === 'failed' && (
-          <Empty description={loading.msg}>
-            <Button type="primary" onClick={() => history.push(LIST_PATH)}>
-              返回书籍列表
-            </Button>
-          </Empty>
-        )}
-        {loading.state === 'ready' && (
+        {loaded.status === 'loading' ? (
+          <Skeleton active />
+        ) : (
           <BookForm
             // The form reads its initial values once: another book needs a fresh form.
-            key={loading.book._id}
+            key={loaded.value._id}
             initialValues={{
-              bookTitle: loading.book.bookTitle,
-              bookIntro: loading.book.bookIntro,
-              downloadLink: loading.book.downloadLink,
-              requirePoints: loading.book.requirePoints,
-              typeId: loading.book.typeId,
-              bookPic: loading.book.bookPic,
+              bookTitle: loaded.value.bookTitle,
+              bookIntro: loaded.value.bookIntro,
+              downloadLink: loaded.value.downloadLink,
+              requirePoints: loaded.value.requirePoints,
+              typeId: loaded.value.typeId,
+              bookPic: loaded.value.bookPic,
             }}
             submitText="确认修改"
             onFinish={onFinish}

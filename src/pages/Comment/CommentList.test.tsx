@@ -1,15 +1,14 @@
-import { TestBrowser } from '@@/testBrowser';
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { envelope, type FakeReply, type FakeRequest, installFakeNetwork, refusal } from '@/testing/fakeNetwork';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { envelope } from '@/testing/fakeNetwork';
+import { JS_TYPE, listScreenNetwork, openList, pageReply } from '@/testing/listScreen';
 import type { Comment } from '@/types/api';
 
-const TYPE_ID = '65f1a2b3c4d5e6f708192b01';
 const comment = (commentType: 1 | 2, title: string): Comment => ({
   _id: `65f1a2b3c4d5e6f708192e0${commentType}`,
   userId: '65f1a2b3c4d5e6f708192c01',
   issueId: commentType === 1 ? '65f1a2b3c4d5e6f708192d01' : null,
   bookId: commentType === 2 ? '65f1a2b3c4d5e6f708192f01' : null,
-  typeId: TYPE_ID,
+  typeId: JS_TYPE,
   commentContent: '<p>说得<em>很好</em></p><script>window.evil = 1</script>',
   commentDate: 1_700_000_000_000,
   commentType,
@@ -17,39 +16,16 @@ const comment = (commentType: 1 | 2, title: string): Comment => ({
   target: { _id: commentType === 1 ? '65f1a2b3c4d5e6f708192d01' : '65f1a2b3c4d5e6f708192f01', title },
 });
 
-let handle: (req: FakeRequest) => FakeReply | undefined;
-const sent = installFakeNetwork((req) => {
-  const special = handle(req);
-  if (special) return special;
-  if (req.url === '/api/admin/whoami') {
-    return {
-      status: 200,
-      body: envelope({ _id: '65f1a2b3c4d5e6f708192a02', loginId: 'editor', nickname: '内容编辑', avatar: '', permission: 2 }),
-    };
-  }
-  if (req.method === 'GET' && req.url === '/api/type') {
-    return { status: 200, body: envelope([{ _id: TYPE_ID, typeName: 'JavaScript', createdAt: 1 }]) };
-  }
+const net = listScreenNetwork((req) => {
   const match = /^\/api\/comment\/([12])\?/.exec(req.url);
-  if (req.method === 'GET' && match) {
-    const row = match[1] === '1' ? comment(1, '闭包是什么') : comment(2, '你不知道的JavaScript');
-    return { status: 200, body: envelope({ currentPage: 1, eachPage: 10, count: 1, totalPage: 1, data: [row] }) };
-  }
-  return refusal(404, '请求的资源不存在');
+  if (req.method !== 'GET' || !match) return undefined;
+  return pageReply(req.url, [match[1] === '1' ? comment(1, '闭包是什么') : comment(2, '你不知道的JavaScript')], 1);
 });
-
-beforeEach(() => {
-  handle = () => undefined;
-  sent.length = 0;
-  localStorage.setItem('adminToken', 'live-token');
-});
+const { sent } = net;
 
 const commentUrls = () => sent.filter((r) => r.method === 'GET' && r.url.startsWith('/api/comment/')).map((r) => r.url);
 
-async function openComments() {
-  render(<TestBrowser location={{ pathname: '/commentList' }} />);
-  await screen.findByText('闭包是什么', {}, { timeout: 10_000 });
-}
+const openComments = () => openList('/commentList', '闭包是什么');
 
 describe('comment list', () => {
   it('starts on issue comments and switches the request to book comments with the radio', async () => {
@@ -80,7 +56,7 @@ describe('comment list', () => {
   });
 
   it('deletes a comment after the confirmation', async () => {
-    handle = (req) => (req.method === 'DELETE' ? { status: 200, body: envelope(null) } : undefined);
+    net.handle = (req) => (req.method === 'DELETE' ? { status: 200, body: envelope(null) } : undefined);
     await openComments();
 
     await act(async () => {

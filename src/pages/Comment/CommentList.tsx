@@ -1,32 +1,23 @@
 import type { ActionType, ProColumns } from '@ant-design/pro-components';
 import { PageContainer, ProTable } from '@ant-design/pro-components';
 import { Link } from '@umijs/max';
-import { Card, Descriptions, Modal, Popconfirm, Radio, Tag } from 'antd';
+import { Card, Descriptions, Modal, Radio } from 'antd';
 import { useRef, useState } from 'react';
 import HtmlView from '@/components/HtmlView';
+import { indexColumn, serverPagination, tableOptions, typeColumn } from '@/components/listColumns';
+import { DeleteAction } from '@/components/ListActions';
 import { useTypeOptions } from '@/hooks/useTypeOptions';
-import { listComments, removeComment } from '@/services/comment';
+import { type CommentListParams, listComments, removeComment } from '@/services/comment';
 import type { Comment, CommentType } from '@/types/api';
-import { message } from '@/utils/feedback';
 import { formatDate, plainExcerpt } from '@/utils/format';
+
+const TARGET_TITLE: Record<CommentType, string> = { 1: '问题标题', 2: '书籍标题' };
 
 export default function CommentList() {
   const actionRef = useRef<ActionType>();
-  const { valueEnum, nameOf } = useTypeOptions();
+  const types = useTypeOptions();
   const [commentType, setCommentType] = useState<CommentType>(1);
-  const [paging, setPaging] = useState({ current: 1, pageSize: 10 });
   const [detail, setDetail] = useState<Comment | null>(null);
-  const targetTitle = commentType === 1 ? '问题标题' : '书籍标题';
-
-  const onDelete = async (comment: Comment) => {
-    try {
-      await removeComment(comment._id);
-      message.success('删除评论成功');
-      await actionRef.current?.reload();
-    } catch {
-      // Shown by the global error handler.
-    }
-  };
 
   const targetLink = (comment: Comment) => {
     if (!comment.target) return '-';
@@ -36,34 +27,16 @@ export default function CommentList() {
   };
 
   const columns: ProColumns<Comment>[] = [
-    {
-      title: '序号',
-      key: 'serial',
-      width: 72,
-      align: 'center',
-      search: false,
-      render: (_, __, index) => (paging.current - 1) * paging.pageSize + index + 1,
-    },
-    { title: targetTitle, key: 'target', search: false, render: (_, comment) => targetLink(comment) },
+    indexColumn(),
+    { title: TARGET_TITLE[commentType], key: 'target', search: false, render: (_, comment) => targetLink(comment) },
     {
       title: '评论内容',
       dataIndex: 'commentContent',
       render: (_, comment) => plainExcerpt(comment.commentContent, 30),
     },
     { title: '评论用户', key: 'user', search: false, render: (_, comment) => comment.user?.nickname ?? '-' },
-    {
-      title: '评论分类',
-      dataIndex: 'typeId',
-      valueType: 'select',
-      valueEnum,
-      render: (_, comment) => <Tag color="purple">{nameOf(comment.typeId)}</Tag>,
-    },
-    {
-      title: '评论日期',
-      dataIndex: 'commentDate',
-      search: false,
-      render: (_, comment) => formatDate(comment.commentDate),
-    },
+    typeColumn('评论分类', types),
+    { title: '评论日期', dataIndex: 'commentDate', valueType: 'dateTime', search: false },
     {
       title: '操作',
       valueType: 'option',
@@ -72,15 +45,13 @@ export default function CommentList() {
         <a key="detail" onClick={() => setDetail(comment)}>
           详情
         </a>,
-        <Popconfirm
+        <DeleteAction
           key="delete"
           title="是否要删除该条评论？"
-          okText="删除"
-          cancelText="取消"
-          onConfirm={() => onDelete(comment)}
-        >
-          <a>删除</a>
-        </Popconfirm>,
+          remove={() => removeComment(comment._id)}
+          done="删除评论成功"
+          onDeleted={() => actionRef.current?.reload()}
+        />,
       ],
     },
   ];
@@ -97,34 +68,26 @@ export default function CommentList() {
           <Radio.Button value={2}>书籍评论</Radio.Button>
         </Radio.Group>
       </Card>
-      <ProTable<Comment>
+      <ProTable<Comment, CommentListParams>
         headerTitle="评论列表"
         rowKey="_id"
         actionRef={actionRef}
         columns={columns}
         params={{ commentType }}
-        request={({ commentType: kind, ...params }) => {
-          setPaging({ current: params.current ?? 1, pageSize: params.pageSize ?? 10 });
-          return listComments(kind as CommentType, params);
-        }}
-        pagination={{
-          defaultPageSize: 10,
-          pageSizeOptions: [10, 20, 50, 100],
-          showSizeChanger: true,
-          showQuickJumper: true,
-        }}
-        options={{ density: false, setting: false }}
+        request={listComments}
+        pagination={serverPagination}
+        options={tableOptions}
       />
       <Modal
         title="评论详情"
         open={detail !== null}
         onCancel={() => setDetail(null)}
         footer={null}
-        destroyOnClose
+        destroyOnHidden
       >
         {detail && (
           <Descriptions column={1} bordered size="small">
-            <Descriptions.Item label={detail.commentType === 1 ? '问题标题' : '书籍标题'}>
+            <Descriptions.Item label={TARGET_TITLE[detail.commentType]}>
               {detail.target?.title ?? '-'}
             </Descriptions.Item>
             <Descriptions.Item label="评论用户">{detail.user?.nickname ?? '-'}</Descriptions.Item>

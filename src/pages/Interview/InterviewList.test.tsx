@@ -1,13 +1,11 @@
-import { TestBrowser } from '@@/testBrowser';
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { envelope, type FakeReply, type FakeRequest, installFakeNetwork, refusal } from '@/testing/fakeNetwork';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { envelope, refusal } from '@/testing/fakeNetwork';
+import { clickSearch, CSS_TYPE, JS_TYPE, listScreenNetwork, openList, pageReply } from '@/testing/listScreen';
 import type { Interview } from '@/types/api';
 
-const JS = '65f1a2b3c4d5e6f708192b01';
-const CSS = '65f1a2b3c4d5e6f708192b02';
 const LONG_TITLE = '请说说浏览器的事件循环机制以及宏任务与微任务的执行顺序';
 
-const interview = (n: number, interviewTitle: string, typeId = JS): Interview => ({
+const interview = (n: number, interviewTitle: string, typeId = JS_TYPE): Interview => ({
   _id: `65f1a2b3c4d5e6f708192e${String(n).padStart(2, '0')}`,
   interviewTitle,
   interviewContent: '<p>答案</p>',
@@ -16,58 +14,18 @@ const interview = (n: number, interviewTitle: string, typeId = JS): Interview =>
 });
 
 let interviews: Interview[];
-let handle: (req: FakeRequest) => FakeReply | undefined;
-const sent = installFakeNetwork((req) => {
-  const special = handle(req);
-  if (special) return special;
-  if (req.url === '/api/admin/whoami') {
-    return {
-      status: 200,
-      body: envelope({ _id: '65f1a2b3c4d5e6f708192a02', loginId: 'editor', nickname: '内容编辑', avatar: '', permission: 2 }),
-    };
-  }
-  if (req.method === 'GET' && req.url === '/api/type') {
-    return {
-      status: 200,
-      body: envelope([
-        { _id: JS, typeName: 'JavaScript', createdAt: 1 },
-        { _id: CSS, typeName: 'CSS', createdAt: 2 },
-      ]),
-    };
-  }
-  if (req.method === 'GET' && req.url.startsWith('/api/interview?')) {
-    const query = new URLSearchParams(req.url.split('?')[1]);
-    const pageSize = Number(query.get('pageSize'));
-    return {
-      status: 200,
-      body: envelope({
-        currentPage: Number(query.get('current')),
-        eachPage: pageSize,
-        count: 25,
-        totalPage: Math.ceil(25 / pageSize),
-        data: interviews,
-      }),
-    };
-  }
-  return refusal(404, '请求的资源不存在');
-});
+const net = listScreenNetwork((req) =>
+  req.method === 'GET' && req.url.startsWith('/api/interview?') ? pageReply(req.url, interviews, 25) : undefined,
+);
+const { sent } = net;
 
 beforeEach(() => {
-  interviews = [interview(1, '什么是闭包'), interview(2, LONG_TITLE, CSS)];
-  handle = () => undefined;
-  sent.length = 0;
-  localStorage.setItem('adminToken', 'live-token');
+  interviews = [interview(1, '什么是闭包'), interview(2, LONG_TITLE, CSS_TYPE)];
 });
 
-const interviewQueries = () =>
-  sent
-    .filter((r) => r.method === 'GET' && r.url.startsWith('/api/interview?'))
-    .map((r) => new URLSearchParams(r.url.split('?')[1]));
+const interviewQueries = () => net.queriesTo('/api/interview');
 
-async function openInterviews() {
-  render(<TestBrowser location={{ pathname: '/interview/interviewList' }} />);
-  await screen.findByText('什么是闭包', {}, { timeout: 20_000 });
-}
+const openInterviews = () => openList('/interview/interviewList', '什么是闭包');
 
 const rowOf = (text: string) => screen.getByText(text).closest('tr') as HTMLElement;
 
@@ -101,23 +59,21 @@ describe('interview list', () => {
     const typeField = screen.getByLabelText('题目分类').closest('.ant-select') as HTMLElement;
     fireEvent.mouseDown(typeField.querySelector('.ant-select-selector') as HTMLElement);
     fireEvent.click(await screen.findByText('CSS', { selector: '.ant-select-item-option-content' }));
-    await act(async () => {
-      fireEvent.click(screen.getByRole('button', { name: /查\s*询/ }));
-    });
+    await clickSearch();
     await waitFor(() => expect(interviewQueries().at(-1)?.get('interviewTitle')).toBe('闭包'));
-    expect(interviewQueries().at(-1)?.get('typeId')).toBe(CSS);
+    expect(interviewQueries().at(-1)?.get('typeId')).toBe(CSS_TYPE);
 
     await act(async () => {
       fireEvent.click(screen.getByTitle('2'));
     });
     await waitFor(() => expect(interviewQueries().at(-1)?.get('current')).toBe('2'));
     expect(interviewQueries().at(-1)?.get('interviewTitle')).toBe('闭包');
-    expect(interviewQueries().at(-1)?.get('typeId')).toBe(CSS);
+    expect(interviewQueries().at(-1)?.get('typeId')).toBe(CSS_TYPE);
     await waitFor(() => expect(within(rowOf('什么是闭包')).getByText('11')).toBeInTheDocument());
   });
 
   it('deletes a question after the confirmation, says so and reloads the page', async () => {
-    handle = (req) => (req.method === 'DELETE' ? { status: 200, body: envelope(null) } : undefined);
+    net.handle = (req) => (req.method === 'DELETE' ? { status: 200, body: envelope(null) } : undefined);
     await openInterviews();
     const before = interviewQueries().length;
 
@@ -137,7 +93,7 @@ describe('interview list', () => {
   });
 
   it('shows the server’s refusal when a delete fails and keeps the row', async () => {
-    handle = (req) => (req.method === 'DELETE' ? refusal(404, '面试题不存在') : undefined);
+    net.handle = (req) => (req.method === 'DELETE' ? refusal(404, '面试题不存在') : undefined);
     await openInterviews();
 
     await act(async () => {

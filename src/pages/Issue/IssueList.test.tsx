@@ -1,9 +1,8 @@
-import { TestBrowser } from '@@/testBrowser';
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { envelope, type FakeReply, type FakeRequest, installFakeNetwork, refusal } from '@/testing/fakeNetwork';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { envelope } from '@/testing/fakeNetwork';
+import { clickSearch, JS_TYPE, listScreenNetwork, openList, pageReply } from '@/testing/listScreen';
 import type { Issue } from '@/types/api';
 
-const TYPE_ID = '65f1a2b3c4d5e6f708192b01';
 const issue: Issue = {
   _id: '65f1a2b3c4d5e6f708192d01',
   issueTitle: '闭包是什么',
@@ -13,44 +12,18 @@ const issue: Issue = {
   issueStatus: false,
   issueDate: 1_700_000_000_000,
   userId: '65f1a2b3c4d5e6f708192c01',
-  typeId: TYPE_ID,
+  typeId: JS_TYPE,
   user: { _id: '65f1a2b3c4d5e6f708192c01', nickname: '小明', avatar: '' },
 };
 
-let handle: (req: FakeRequest) => FakeReply | undefined;
-const sent = installFakeNetwork((req) => {
-  const special = handle(req);
-  if (special) return special;
-  if (req.url === '/api/admin/whoami') {
-    return {
-      status: 200,
-      body: envelope({ _id: '65f1a2b3c4d5e6f708192a02', loginId: 'editor', nickname: '内容编辑', avatar: '', permission: 2 }),
-    };
-  }
-  if (req.method === 'GET' && req.url === '/api/type') {
-    return { status: 200, body: envelope([{ _id: TYPE_ID, typeName: 'JavaScript', createdAt: 1 }]) };
-  }
-  if (req.method === 'GET' && req.url.startsWith('/api/issue?')) {
-    return { status: 200, body: envelope({ currentPage: 1, eachPage: 10, count: 1, totalPage: 1, data: [issue] }) };
-  }
-  return refusal(404, '请求的资源不存在');
-});
+const net = listScreenNetwork((req) =>
+  req.method === 'GET' && req.url.startsWith('/api/issue?') ? pageReply(req.url, [issue], 1) : undefined,
+);
+const { sent } = net;
 
-beforeEach(() => {
-  handle = () => undefined;
-  sent.length = 0;
-  localStorage.setItem('adminToken', 'live-token');
-});
+const issueQueries = () => net.queriesTo('/api/issue');
 
-const issueQueries = () =>
-  sent
-    .filter((r) => r.method === 'GET' && r.url.startsWith('/api/issue?'))
-    .map((r) => new URLSearchParams(r.url.split('?')[1]));
-
-async function openIssues() {
-  render(<TestBrowser location={{ pathname: '/issue' }} />);
-  await screen.findByText('闭包是什么', {}, { timeout: 10_000 });
-}
+const openIssues = () => openList('/issue', '闭包是什么');
 
 const rowOf = (text: string) => screen.getByText(text).closest('tr') as HTMLElement;
 
@@ -70,16 +43,14 @@ describe('issue list', () => {
     await openIssues();
 
     fireEvent.change(screen.getByLabelText('问答标题'), { target: { value: '闭包' } });
-    await act(async () => {
-      fireEvent.click(screen.getByRole('button', { name: /查\s*询/ }));
-    });
+    await clickSearch();
 
     await waitFor(() => expect(issueQueries().at(-1)?.get('issueTitle')).toBe('闭包'));
     expect(issueQueries().at(-1)?.get('current')).toBe('1');
   });
 
   it('approves an issue through PATCH {issueStatus}', async () => {
-    handle = (req) =>
+    net.handle = (req) =>
       req.method === 'PATCH' ? { status: 200, body: envelope({ ...issue, issueStatus: true }) } : undefined;
     await openIssues();
 
@@ -94,7 +65,7 @@ describe('issue list', () => {
   });
 
   it('deletes an issue after the confirmation', async () => {
-    handle = (req) => (req.method === 'DELETE' ? { status: 200, body: envelope(null) } : undefined);
+    net.handle = (req) => (req.method === 'DELETE' ? { status: 200, body: envelope(null) } : undefined);
     await openIssues();
 
     await act(async () => {

@@ -1,8 +1,11 @@
 import type { ActionType, ProColumns } from '@ant-design/pro-components';
 import { PageContainer, ProTable } from '@ant-design/pro-components';
 import { history } from '@umijs/max';
-import { Popconfirm, Switch, Tag } from 'antd';
-import { useRef, useState } from 'react';
+import { Switch } from 'antd';
+import { useRef } from 'react';
+import { indexColumn, serverPagination, tableOptions, typeColumn } from '@/components/listColumns';
+import { DeleteAction } from '@/components/ListActions';
+import { usePendingIds } from '@/hooks/usePendingIds';
 import { useTypeOptions } from '@/hooks/useTypeOptions';
 import { listIssues, removeIssue, updateIssue } from '@/services/issue';
 import type { Issue } from '@/types/api';
@@ -11,47 +14,24 @@ import { cut, plainExcerpt } from '@/utils/format';
 
 export default function IssueList() {
   const actionRef = useRef<ActionType>();
-  const { valueEnum, nameOf } = useTypeOptions();
-  const [paging, setPaging] = useState({ current: 1, pageSize: 10 });
-  const [switching, setSwitching] = useState<ReadonlySet<string>>(new Set());
+  const types = useTypeOptions();
+  const { isPending, whilePending } = usePendingIds();
   const initialStatus = new URLSearchParams(history.location.search).get('issueStatus');
+  const reload = () => actionRef.current?.reload();
 
-  const onToggle = async (issue: Issue, issueStatus: boolean) => {
-    setSwitching((ids) => new Set(ids).add(issue._id));
-    try {
-      await updateIssue(issue._id, { issueStatus });
-      message.success(issueStatus ? '该问题审核已通过' : '该问题待审核');
-      await actionRef.current?.reload();
-    } catch {
-      // The global error handler has shown the server's message.
-    } finally {
-      setSwitching((ids) => {
-        const rest = new Set(ids);
-        rest.delete(issue._id);
-        return rest;
-      });
-    }
-  };
-
-  const onDelete = async (issue: Issue) => {
-    try {
-      await removeIssue(issue._id);
-      message.success('删除问答成功');
-      await actionRef.current?.reload();
-    } catch {
-      // Shown by the global error handler.
-    }
-  };
+  const onToggle = (issue: Issue, issueStatus: boolean) =>
+    whilePending(issue._id, async () => {
+      try {
+        await updateIssue(issue._id, { issueStatus });
+        message.success(issueStatus ? '该问题审核已通过' : '该问题待审核');
+        await reload();
+      } catch {
+        // The global error handler has shown the server's message.
+      }
+    });
 
   const columns: ProColumns<Issue>[] = [
-    {
-      title: '序号',
-      key: 'serial',
-      width: 72,
-      align: 'center',
-      search: false,
-      render: (_, __, index) => (paging.current - 1) * paging.pageSize + index + 1,
-    },
+    indexColumn(),
     {
       title: '问答标题',
       dataIndex: 'issueTitle',
@@ -66,13 +46,7 @@ export default function IssueList() {
     { title: '提问用户', key: 'user', search: false, render: (_, issue) => issue.user?.nickname ?? '-' },
     { title: '浏览数', dataIndex: 'scanNumber', search: false },
     { title: '评论数', dataIndex: 'commentNumber', search: false },
-    {
-      title: '问题分类',
-      dataIndex: 'typeId',
-      valueType: 'select',
-      valueEnum,
-      render: (_, issue) => <Tag color="purple">{nameOf(issue.typeId)}</Tag>,
-    },
+    typeColumn('问题分类', types),
     {
       title: '审核状态',
       dataIndex: 'issueStatus',
@@ -84,7 +58,7 @@ export default function IssueList() {
           size="small"
           aria-label={`${issue.issueTitle} 审核状态`}
           checked={issue.issueStatus}
-          loading={switching.has(issue._id)}
+          loading={isPending(issue._id)}
           onChange={(checked) => onToggle(issue, checked)}
         />
       ),
@@ -97,15 +71,13 @@ export default function IssueList() {
         <a key="detail" onClick={() => history.push(`/issue/${issue._id}`)}>
           详情
         </a>,
-        <Popconfirm
+        <DeleteAction
           key="delete"
           title="是否要删除该问答以及该问答对应的评论？"
-          okText="删除"
-          cancelText="取消"
-          onConfirm={() => onDelete(issue)}
-        >
-          <a>删除</a>
-        </Popconfirm>,
+          remove={() => removeIssue(issue._id)}
+          done="删除问答成功"
+          onDeleted={reload}
+        />,
       ],
     },
   ];
@@ -117,17 +89,9 @@ export default function IssueList() {
         rowKey="_id"
         actionRef={actionRef}
         columns={columns}
-        request={(params) => {
-          setPaging({ current: params.current ?? 1, pageSize: params.pageSize ?? 10 });
-          return listIssues(params);
-        }}
-        pagination={{
-          defaultPageSize: 10,
-          pageSizeOptions: [10, 20, 50, 100],
-          showSizeChanger: true,
-          showQuickJumper: true,
-        }}
-        options={{ density: false, setting: false }}
+        request={listIssues}
+        pagination={serverPagination}
+        options={tableOptions}
       />
     </PageContainer>
   );

@@ -1,7 +1,9 @@
 import type { ProColumns } from '@ant-design/pro-components';
 import { PageContainer, ProTable } from '@ant-design/pro-components';
-import { Button, Card, Form, Input, Popconfirm, Typography } from 'antd';
+import { Button, Card, Form, Input, Typography } from 'antd';
 import { useEffect, useState } from 'react';
+import { indexColumn, tableOptions } from '@/components/listColumns';
+import { DeleteAction } from '@/components/ListActions';
 import { useLocalPagination } from '@/hooks/useLocalPagination';
 import { useTypeStore } from '@/hooks/useTypeStore';
 import type { Type } from '@/types/api';
@@ -12,18 +14,12 @@ const DUPLICATE = '该类型已存在，请不要重复添加';
 interface ColumnContext {
   serial: (index: number) => number;
   onRename: (type: Type, typeName: string) => void;
-  onDelete: (type: Type) => Promise<void>;
+  remove: (id: string) => Promise<boolean>;
 }
 
 function typeColumns(ctx: ColumnContext): ProColumns<Type>[] {
   return [
-    {
-      title: '序号',
-      key: 'serial',
-      width: 72,
-      align: 'center',
-      render: (_, __, index) => ctx.serial(index),
-    },
+    indexColumn(ctx.serial),
     {
       title: '分类名称',
       dataIndex: 'typeName',
@@ -44,15 +40,13 @@ function typeColumns(ctx: ColumnContext): ProColumns<Type>[] {
       key: 'option',
       width: 120,
       render: (_, type) => [
-        <Popconfirm
+        // A type still in use is refused (409); the request layer shows the server's reason.
+        <DeleteAction
           key="delete"
           title="你确定要删除？"
-          okText="删除"
-          cancelText="取消"
-          onConfirm={() => ctx.onDelete(type)}
-        >
-          <a>删除</a>
-        </Popconfirm>,
+          remove={() => ctx.remove(type._id)}
+          done="删除类型成功"
+        />,
       ],
     },
   ];
@@ -103,11 +97,6 @@ export default function TypeList() {
     if (await rename({ id: type._id, typeName: name })) message.success('修改类型成功');
   };
 
-  const onDelete = async (type: Type) => {
-    // A type still in use is refused (409); the request layer shows the server's reason.
-    if (await remove(type._id)) message.success('删除类型成功');
-  };
-
   return (
     <PageContainer>
       <Card style={{ marginBottom: 16 }}>
@@ -134,12 +123,12 @@ export default function TypeList() {
       <ProTable<Type>
         headerTitle="分类信息"
         rowKey="_id"
-        columns={typeColumns({ serial, onRename, onDelete })}
+        columns={typeColumns({ serial, onRename, remove })}
         dataSource={typeList}
         loading={loading}
         search={false}
         pagination={pagination}
-        options={{ reload: () => init(), density: false, setting: false }}
+        options={{ ...tableOptions, reload: () => init() }}
       />
     </PageContainer>
   );

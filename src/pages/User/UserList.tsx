@@ -1,10 +1,12 @@
-import { PlusOutlined } from '@ant-design/icons';
 import type { ActionType, ProColumns } from '@ant-design/pro-components';
 import { PageContainer, ProTable } from '@ant-design/pro-components';
 import { history, useAccess } from '@umijs/max';
-import { Button, Descriptions, Image, Modal, Popconfirm, Switch } from 'antd';
+import { Descriptions, Image, Modal, Switch } from 'antd';
 import { useRef, useState } from 'react';
+import { indexColumn, serverPagination, tableOptions } from '@/components/listColumns';
+import { AddButton, DeleteAction } from '@/components/ListActions';
 import { DEFAULT_AVATAR } from '@/constants';
+import { usePendingIds } from '@/hooks/usePendingIds';
 import { listUsers, removeUser, updateUser, userImpact } from '@/services/user';
 import type { User, UserImpact } from '@/types/api';
 import { message } from '@/utils/feedback';
@@ -14,7 +16,7 @@ const orUnset = (text: string) => text || '未填写';
 
 function UserDetail({ user, onClose }: { user: User | null; onClose: () => void }) {
   return (
-    <Modal title="用户详情" open={user !== null} onCancel={onClose} footer={null} destroyOnClose>
+    <Modal title="用户详情" open={user !== null} onCancel={onClose} footer={null} destroyOnHidden>
       {user && (
         <Descriptions column={1} bordered size="small">
           <Descriptions.Item label="登录账号">{user.loginId}</Descriptions.Item>
@@ -40,7 +42,7 @@ function UserDetail({ user, onClose }: { user: User | null; onClose: () => void 
 }
 
 /** The confirmation loads, when opened, how many issues and comments go with the user. */
-function DeleteUser({ user, onConfirm }: { user: User; onConfirm: () => Promise<void> }) {
+function DeleteUser({ user, onDeleted }: { user: User; onDeleted: () => unknown }) {
   const [impact, setImpact] = useState<UserImpact | null>(null);
   const onOpenChange = (open: boolean) => {
     if (!open) return;
@@ -51,62 +53,37 @@ function DeleteUser({ user, onConfirm }: { user: User; onConfirm: () => Promise<
     ? `删除该用户将同时删除其 ${impact.issues} 个问答和 ${impact.comments} 条评论，确定要删除吗？`
     : '正在统计该用户的问答和评论...';
   return (
-    <Popconfirm
+    <DeleteAction
       title={title}
-      okText="删除"
-      cancelText="取消"
       okButtonProps={{ disabled: impact === null }}
       onOpenChange={onOpenChange}
-      onConfirm={onConfirm}
-    >
-      <a>删除</a>
-    </Popconfirm>
+      remove={() => removeUser(user._id)}
+      done="删除用户成功"
+      onDeleted={onDeleted}
+    />
   );
 }
 
 export default function UserList() {
   const access = useAccess();
   const actionRef = useRef<ActionType>();
-  const [paging, setPaging] = useState({ current: 1, pageSize: 10 });
   const [detail, setDetail] = useState<User | null>(null);
-  const [switching, setSwitching] = useState<ReadonlySet<string>>(new Set());
+  const { isPending, whilePending } = usePendingIds();
+  const reload = () => actionRef.current?.reload();
 
-  const onToggle = async (user: User, enabled: boolean) => {
-    setSwitching((ids) => new Set(ids).add(user._id));
-    try {
-      await updateUser(user._id, { enabled });
-      message.success(enabled ? '用户状态已激活' : '该用户已被禁用');
-      await actionRef.current?.reload();
-    } catch {
-      // The global error handler has shown the server's message.
-    } finally {
-      setSwitching((ids) => {
-        const rest = new Set(ids);
-        rest.delete(user._id);
-        return rest;
-      });
-    }
-  };
-
-  const onDelete = async (user: User) => {
-    try {
-      await removeUser(user._id);
-      message.success('删除用户成功');
-      await actionRef.current?.reload();
-    } catch {
-      // Shown by the global error handler.
-    }
-  };
+  const onToggle = (user: User, enabled: boolean) =>
+    whilePending(user._id, async () => {
+      try {
+        await updateUser(user._id, { enabled });
+        message.success(enabled ? '用户状态已激活' : '该用户已被禁用');
+        await reload();
+      } catch {
+        // The global error handler has shown the server's message.
+      }
+    });
 
   const columns: ProColumns<User>[] = [
-    {
-      title: '序号',
-      key: 'serial',
-      width: 72,
-      align: 'center',
-      search: false,
-      render: (_, __, index) => (paging.current - 1) * paging.pageSize + index + 1,
-    },
+    indexColumn(),
     { title: '登录账号', dataIndex: 'loginId' },
     { title: '昵称', dataIndex: 'nickname' },
     {
@@ -125,12 +102,7 @@ export default function UserList() {
       ),
     },
     { title: '积分', dataIndex: 'points', search: false },
-    {
-      title: '注册时间',
-      dataIndex: 'registerDate',
-      search: false,
-      render: (_, user) => formatDate(user.registerDate),
-    },
+    { title: '注册时间', dataIndex: 'registerDate', valueType: 'dateTime', search: false },
     {
       title: '账号状态',
       dataIndex: 'enabled',
@@ -141,7 +113,7 @@ export default function UserList() {
           size="small"
           aria-label={`${user.loginId} 账号状态`}
           checked={user.enabled}
-          loading={switching.has(user._id)}
+          loading={isPending(user._id)}
           onChange={(enabled) => onToggle(user, enabled)}
         />
       ),
@@ -158,7 +130,7 @@ export default function UserList() {
           编辑
         </a>,
         access.canSuperAdmin ? (
-          <DeleteUser key="delete" user={user} onConfirm={() => onDelete(user)} />
+          <DeleteUser key="delete" user={user} onDeleted={reload} />
         ) : null,
       ],
     },
@@ -171,26 +143,13 @@ export default function UserList() {
         rowKey="_id"
         actionRef={actionRef}
         columns={columns}
-        request={(params) => {
-          setPaging({ current: params.current ?? 1, pageSize: params.pageSize ?? 10 });
-          return listUsers(params);
-        }}
-        pagination={{
-          defaultPageSize: 10,
-          pageSizeOptions: [10, 20, 50, 100],
-          showSizeChanger: true,
-          showQuickJumper: true,
-        }}
-        options={{ density: false, setting: false }}
+        request={listUsers}
+        pagination={serverPagination}
+        options={tableOptions}
         toolBarRender={() => [
-          <Button
-            key="add"
-            type="primary"
-            icon={<PlusOutlined />}
-            onClick={() => history.push('/user/addUser')}
-          >
+          <AddButton key="add" to="/user/addUser">
             添加用户
-          </Button>,
+          </AddButton>,
         ]}
       />
       <UserDetail user={detail} onClose={() => setDetail(null)} />
