@@ -1,16 +1,14 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { call, signIn as apiToken } from '../server/test/live/client';
+import { CAPTCHA, ROOT, ServerProcess } from '../server/test/live/server-process';
 
-export const ROOT = path.resolve(__dirname, '..');
-export const CAPTCHA = 'e2e9';
-export const ADMIN_LOGIN = 'admin';
-export const ADMIN_PASSWORD = 'e2e-admin-password';
+export { ADMIN_LOGIN, ADMIN_PASSWORD, CAPTCHA, ROOT } from '../server/test/live/server-process';
 
-const CHROMIUM_FLAGS = [
+/** DEVELOPERS.md's flags for Debian's Chromium; the benchmark launches it the same way. */
+export const CHROMIUM_FLAGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
@@ -20,79 +18,28 @@ const CHROMIUM_FLAGS = [
   '--no-first-run',
 ];
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 export interface RunningServer {
   url: string;
   output: () => string;
   stop(): Promise<void>;
 }
 
-/** The built server on an empty data folder, on a free loopback port; it dies with the tests. */
+/** The built app and server on an empty data folder, on a free loopback port; it dies with the tests. */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
-  const bundle = path.join(ROOT, 'server/dist/main.cjs');
-  if (!fs.existsSync(bundle) || !fs.existsSync(path.join(ROOT, 'dist/index.html'))) {
+  const webRoot = path.join(ROOT, 'dist');
+  if (!fs.existsSync(path.join(webRoot, 'index.html'))) {
     throw new Error('the app is not built: run `npm run test:e2e`, which builds it first');
   }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cs-e2e-'));
-  const port = await freePort();
-  let log = '';
-  const child: ChildProcess = spawn(process.execPath, [bundle], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: 'test',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      CAPTCHA_TEST_ANSWER: CAPTCHA,
-      ADMIN_LOGIN_ID: ADMIN_LOGIN,
-      ADMIN_PASSWORD,
-      LOG_LEVEL: 'warn',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (chunk) => (log += chunk));
-  child.stderr!.on('data', (chunk) => (log += chunk));
-  const killOnExit = () => child.kill('SIGKILL');
-  process.once('exit', killOnExit);
-
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${log}`);
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`server did not start within 60 s:\n${log}`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-
+  const server = await ServerProcess.start({ dataDir, webRoot, env });
   return {
-    url,
-    output: () => log,
+    url: server.url,
+    output: () => server.output(),
     async stop() {
-      process.removeListener('exit', killOnExit);
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-        if (child.exitCode === null) child.kill('SIGKILL');
+      try {
+        await server.terminate(10_000);
+      } catch {
+        await server.kill9();
       }
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
@@ -149,30 +96,13 @@ export interface ApiClient {
 }
 
 export async function apiSignIn(baseUrl: string, loginId: string, password: string): Promise<ApiClient> {
-  const captcha = await fetch(`${baseUrl}/res/captcha`);
-  const cookie = (captcha.headers.get('set-cookie') ?? '').split(';')[0];
-  const login = await fetch(`${baseUrl}/api/admin/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', cookie },
-    body: JSON.stringify({ loginId, loginPwd: password, captcha: CAPTCHA, remember: false }),
-  });
-  const answer = (await login.json()) as { success: boolean; msg: string; data: { token: string } };
-  if (!answer.success) throw new Error(`API sign-in as ${loginId} failed: ${answer.msg}`);
-  const token = answer.data.token;
+  const token = await apiToken(baseUrl, loginId, password);
   return {
     token,
     async call<T>(method: string, path: string, body?: unknown): Promise<T> {
-      const response = await fetch(`${baseUrl}${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${token}`,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const envelope = (await response.json()) as { success: boolean; msg: string; data: T };
-      if (!envelope.success) throw new Error(`${method} ${path} answered ${response.status}: ${envelope.msg}`);
-      return envelope.data;
+      const answer = await call(baseUrl, method, path, { token, body });
+      if (answer.body?.success !== true) throw new Error(`${method} ${path} answered ${answer.status}: ${answer.body?.msg}`);
+      return answer.body.data as T;
     },
   };
 }

@@ -1,26 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
+import { ServerProcess } from '../../server/test/live/server-process';
 import { ROOT } from './options';
 
-export const CAPTCHA = 'b3nc';
-export const ADMIN_LOGIN = 'admin';
-export const ADMIN_PASSWORD = 'bench-admin-password';
-const BUNDLE = path.join(ROOT, 'server/dist/main.cjs');
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+export { ADMIN_LOGIN, ADMIN_PASSWORD, CAPTCHA } from '../../server/test/live/server-process';
+export { signIn } from '../../server/test/live/client';
 
 export interface BenchServer {
   url: string;
@@ -37,60 +22,32 @@ export interface BenchServer {
  * bench pays for writing it but not for reading it.
  */
 export async function startServer(database: { DATABASE_URL: string } | { DATA_DIR: string }, logFile: string): Promise<BenchServer> {
-  const port = await freePort();
-  const log = fs.openSync(logFile, 'a');
-  const started = performance.now();
-  const child: ChildProcess = spawn(process.execPath, [BUNDLE], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH,
-      // Anything but production: CAPTCHA_TEST_ANSWER is refused there.
-      NODE_ENV: 'benchmark',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      CAPTCHA_TEST_ANSWER: CAPTCHA,
-      ADMIN_LOGIN_ID: ADMIN_LOGIN,
-      ADMIN_PASSWORD,
-      LOG_LEVEL: 'info',
-      ...database,
-    },
-    stdio: ['ignore', log, log],
+  // On PostgreSQL the data folder holds nothing but the lock; it still has to exist.
+  const scratch = 'DATA_DIR' in database ? null : fs.mkdtempSync(path.join(os.tmpdir(), 'cs-bench-'));
+  const dataDir = scratch ?? (database as { DATA_DIR: string }).DATA_DIR;
+  const server = await ServerProcess.spawn({
+    dataDir,
+    databaseUrl: 'DATABASE_URL' in database ? database.DATABASE_URL : undefined,
+    webRoot: path.join(ROOT, 'dist'),
+    logFile,
+    // Anything but production (CAPTCHA_TEST_ANSWER is refused there); the product's log level.
+    env: { NODE_ENV: 'benchmark', LOG_LEVEL: 'info' },
   });
-  fs.closeSync(log);
-  const kill = () => child.kill('SIGKILL');
-  process.once('exit', kill);
-
-  const url = `http://127.0.0.1:${port}`;
-  let startupMs = 0;
-  for (const deadline = Date.now() + 120_000; ; ) {
-    if (child.exitCode !== null) throw new Error(`the server exited during start-up; see ${logFile}`);
-    try {
-      if ((await fetch(`${url}/healthz`)).status === 200) {
-        startupMs = performance.now() - started;
-        break;
-      }
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`the server did not answer /healthz within 120 s; see ${logFile}`);
-    }
-    await sleep(10);
-  }
+  await server.ready(120_000);
+  const startupMs = performance.now() - server.spawnedAt;
 
   return {
-    url,
-    pid: child.pid!,
+    url: server.url,
+    pid: server.pid,
     startupMs,
-    rssMb: () => rssMb(child.pid!),
+    rssMb: () => server.rssBytes() / (1024 * 1024),
     async stop() {
-      process.removeListener('exit', kill);
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await Promise.race([exited, sleep(15_000)]);
-      if (child.exitCode === null) child.kill('SIGKILL');
+      try {
+        await server.terminate(15_000);
+      } catch {
+        await server.kill9();
+      }
+      if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
     },
   };
 }
@@ -135,21 +92,6 @@ export async function startMeasured(
     if (i >= times) return { server, startupMs };
     await server.stop();
   }
-}
-
-/** Signs in as the first super admin through the captcha, as the login page does. */
-export async function signIn(url: string): Promise<string> {
-  const captcha = await fetch(`${url}/res/captcha`);
-  const cookie = (captcha.headers.get('set-cookie') ?? '').split(';')[0];
-  if (!cookie.startsWith('captcha_id=')) throw new Error('no captcha cookie from /res/captcha');
-  const response = await fetch(`${url}/api/admin/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', cookie },
-    body: JSON.stringify({ loginId: ADMIN_LOGIN, loginPwd: ADMIN_PASSWORD, captcha: CAPTCHA, remember: true }),
-  });
-  const body = (await response.json()) as { success: boolean; msg: string; data: { token: string } | null };
-  if (!body.success || !body.data) throw new Error(`sign-in failed: ${response.status} ${body.msg}`);
-  return body.data.token;
 }
 
 export async function getJson<T>(url: string, token: string): Promise<T> {

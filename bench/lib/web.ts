@@ -1,8 +1,8 @@
 import zlib from 'node:zlib';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { CHROMIUM_FLAGS } from '../../e2e/support';
 
 export const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
-const CHROME_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu'];
 
 export interface PageLoad {
   /** Milliseconds from navigation start until the page is usable. */
@@ -79,7 +79,7 @@ function userRowsShown(page: Page): Promise<number> {
 }
 
 export async function measurePageLoads(baseUrl: string, token: string): Promise<{ login: PageLoad; userList: PageLoad; chromium: string }> {
-  const browser = await chromium.launch({ executablePath: CHROME_PATH, args: CHROME_FLAGS });
+  const browser = await chromium.launch({ executablePath: CHROME_PATH, args: CHROMIUM_FLAGS });
   try {
     const login = await load(browser, `${baseUrl}/login`, loginUsable, null);
     const userList = await load(browser, `${baseUrl}/user/userList`, userRowsShown, token);
@@ -106,7 +106,7 @@ export interface LighthouseResult {
 export async function lighthouseRun(url: string, token: string | null): Promise<LighthouseResult> {
   const { launch } = await import('chrome-launcher');
   const { default: lighthouse, desktopConfig } = await import('lighthouse');
-  const chrome = await launch({ chromePath: CHROME_PATH, chromeFlags: CHROME_FLAGS });
+  const chrome = await launch({ chromePath: CHROME_PATH, chromeFlags: CHROMIUM_FLAGS });
   try {
     if (token) {
       const browser = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`);

@@ -6,9 +6,10 @@ import os from 'node:os';
 import path from 'node:path';
 
 /**
- * The built server (server/dist/main.cjs) as a real child process, for the fault tests and the
- * soak: what they exercise (signals, kill -9, the data-dir lock, several processes on one
- * database) only exists outside `app.inject`.
+ * The built server (server/dist/main.cjs) as a real child process, for the fault tests, the soak,
+ * the browser tests and the benchmark: what they exercise (signals, kill -9, the data-dir lock,
+ * several processes on one database, the served front end, start-up and memory) only exists
+ * outside `app.inject`.
  */
 
 export const ROOT = path.resolve(__dirname, '../../..');
@@ -72,6 +73,10 @@ export interface ServerOptions {
   /** Use this PostgreSQL instead of the embedded database. */
   databaseUrl?: string;
   port?: number;
+  /** The built front end to serve (e.g. ROOT/dist); by default none: only /api, /res and /static. */
+  webRoot?: string;
+  /** Write the process's output to this file instead of keeping it in memory (long, chatty runs). */
+  logFile?: string;
   env?: Record<string, string>;
 }
 
@@ -85,12 +90,16 @@ export class ServerProcess {
   readonly exited: Promise<Exit>;
   private exit: Exit | null = null;
 
+  /** When the process was spawned (performance.now()), for start-up times. */
+  readonly spawnedAt = performance.now();
+
   private constructor(
     private readonly child: ChildProcess,
     readonly url: string,
+    private readonly logFile?: string,
   ) {
-    child.stdout!.on('data', (chunk) => (this.log += chunk));
-    child.stderr!.on('data', (chunk) => (this.log += chunk));
+    child.stdout?.on('data', (chunk) => (this.log += chunk));
+    child.stderr?.on('data', (chunk) => (this.log += chunk));
     this.exited = new Promise((resolve) =>
       child.once('exit', (code, signal) => {
         this.exit = { code, signal };
@@ -107,6 +116,7 @@ export class ServerProcess {
   static async spawn(options: ServerOptions): Promise<ServerProcess> {
     if (!fs.existsSync(BUNDLE)) throw new Error('the server is not built: run `npm run build:server` first');
     const port = options.port ?? (await freePort());
+    const log = options.logFile ? fs.openSync(options.logFile, 'a') : null;
     const child = spawn(process.execPath, [BUNDLE], {
       cwd: ROOT,
       env: {
@@ -119,14 +129,15 @@ export class ServerProcess {
         ADMIN_LOGIN_ID: ADMIN_LOGIN,
         ADMIN_PASSWORD,
         LOG_LEVEL: 'warn',
-        // No front end is needed: these processes are only ever called on /api, /res and /static.
-        WEB_ROOT: path.join(options.dataDir, 'no-web'),
+        // Without a web root asked for, a folder that does not exist: only /api, /res and /static answer.
+        WEB_ROOT: options.webRoot ?? path.join(options.dataDir, 'no-web'),
         ...(options.databaseUrl && { DATABASE_URL: options.databaseUrl }),
         ...options.env,
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: log === null ? ['ignore', 'pipe', 'pipe'] : ['ignore', log, log],
     });
-    return new ServerProcess(child, `http://127.0.0.1:${port}`);
+    if (log !== null) fs.closeSync(log);
+    return new ServerProcess(child, `http://127.0.0.1:${port}`, options.logFile);
   }
 
   /** Starts the process and waits until /healthz answers 200. */
@@ -145,13 +156,13 @@ export class ServerProcess {
   }
 
   output(): string {
-    return this.log;
+    return this.logFile ? fs.readFileSync(this.logFile, 'utf8') : this.log;
   }
 
   async ready(timeoutMs = 60_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      if (this.exit) throw new Error(`server exited early (${JSON.stringify(this.exit)}):\n${this.log}`);
+      if (this.exit) throw new Error(`server exited early (${JSON.stringify(this.exit)}):\n${this.output()}`);
       try {
         if ((await fetch(`${this.url}/healthz`, { signal: AbortSignal.timeout(2000) })).ok) return;
       } catch {
@@ -159,9 +170,10 @@ export class ServerProcess {
       }
       if (Date.now() > deadline) {
         this.child.kill('SIGKILL');
-        throw new Error(`server did not start within ${timeoutMs} ms:\n${this.log}`);
+        throw new Error(`server did not start within ${timeoutMs} ms:\n${this.output()}`);
       }
-      await sleep(100);
+      // Short: the benchmark reads its start-up time off this loop.
+      await sleep(20);
     }
   }
 
@@ -182,7 +194,7 @@ export class ServerProcess {
     clearTimeout(timer);
     if (exit) return exit;
     this.child.kill('SIGKILL');
-    throw new Error(`server did not stop within ${timeoutMs} ms of SIGTERM:\n${this.log}`);
+    throw new Error(`server did not stop within ${timeoutMs} ms of SIGTERM:\n${this.output()}`);
   }
 
   /** Resident memory of the process in bytes (Linux /proc). */
