@@ -62,12 +62,27 @@ class OneLinePerRequest extends LogController {
   }
 }
 
+/**
+ * Standard output, written in the background in blocks of at least 4 KB: under load the lines of
+ * many requests go out in one write instead of one write each (a write per request was ~7 % of
+ * the server's CPU). A quiet server still shows its lines within a second; pino writes what is
+ * left when the process exits, so only a kill -9 can lose the last second of log.
+ */
+function logDestination() {
+  const destination = pino.destination({ sync: false, minLength: 4096 });
+  setInterval(() => {
+    // flush() throws while the destination is still opening or once it is closed.
+    try {
+      destination.flush();
+    } catch {}
+  }, 1000).unref();
+  return destination;
+}
+
 export function loggerOptions(config: Pick<Config, 'logLevel'>): FastifyServerOptions['logger'] {
   return {
     level: config.logLevel,
-    // Written in the background: under load the lines of many requests go out in one write
-    // instead of one blocking write each; pino flushes what is left when the process exits.
-    stream: pino.destination({ sync: false }),
+    stream: logDestination(),
     redact: {
       paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
       censor: '[redacted]',
@@ -111,7 +126,7 @@ export async function buildApp({ config, database, logger = false, now }: AppOpt
   // First, so that a call arriving during a stop is turned away before anything touches the database.
   registerDrain(app);
   registerErrorHandling(app);
-  await registerSecurityHeaders(app);
+  registerSecurityHeaders(app);
   await registerOpenApi(app);
   await app.register(cookie);
   await app.register(multipart);
