@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import { contentFixtures } from '../../test/content';
 import { createTestContext, type TestContext } from '../../test/harness';
 import { queryRows } from './client';
-import { keptTotal, type CountedList, type CountKey } from './list-counts';
+import { createUserRepository } from '../modules/user/user.repository';
+import { DAY_ANCHOR_FROM, keptTotal, type CountedList, type CountKey } from './list-counts';
 import { comments, issues, users } from './schema';
 
 let ctx: TestContext;
@@ -100,5 +101,92 @@ describe('kept list counts', () => {
     expect(await get('/api/user?enabled=false')).toBe(Number(disabled.n));
     expect(await get(`/api/issue?issueStatus=true&typeId=${type}`)).toBe(1);
     expect(await get(`/api/issue?issueStatus=false&typeId=${type}`)).toBe(0);
+  });
+});
+
+describe('kept days and deep pages of the user list', () => {
+  const DAY = 86_400_000;
+
+  /** The kept days (span 1) and 32-day blocks (span 32) against the users there are. */
+  async function expectDaysTrue() {
+    const { db } = ctx.database;
+    for (const span of [1, 32]) {
+      const kept = await queryRows<{ day: number; n: number }>(
+        db,
+        sql`select day, n::int as n from list_days where list = 'users' and span = ${span} and n <> 0 order by day`,
+      );
+      const truth = await queryRows<{ day: number; n: number }>(
+        db,
+        sql`select (floor(register_date / 86400000.0 / ${span}) * ${span})::int as day, count(*)::int as n from users group by 1 order by 1`,
+      );
+      expect({ span, days: kept.map((r) => [Number(r.day), Number(r.n)]) }).toEqual({
+        span,
+        days: truth.map((r) => [Number(r.day), Number(r.n)]),
+      });
+    }
+  }
+
+  /** `count` users, the i-th registered at `date(i)`. */
+  async function addUsers(count: number, date: (i: number) => number) {
+    const dates = Array.from({ length: count }, (_, i) => date(i));
+    await ctx.database.db.execute(sql`
+      insert into users (id, login_id, password_hash, nickname, avatar, register_date, last_login_date)
+      select 'e' || lpad(to_hex(g), 23, '0'), 'deep_' || g, 'x', 'deep ' || g, '', d, d
+      from generate_series(1, ${count}::int) g, lateral (select (${JSON.stringify(dates)}::jsonb ->> (g - 1))::bigint as d) x`);
+  }
+
+  beforeEach(async () => {
+    await ctx.database.db.execute(sql`truncate comments, issues, users`);
+  });
+
+  it('follow inserts, date changes, deletes, rollbacks and truncation', async () => {
+    const { db } = ctx.database;
+    // Several per day, on day boundaries exactly, and before 1970.
+    await addUsers(40, (i) => (i % 7) * DAY - (i % 3) * 1000 + (i % 2 ? DAY - 1 : 0) - 3 * DAY);
+    await expectDaysTrue();
+    await db.update(users).set({ registerDate: sql`${users.registerDate} + ${5 * DAY}` }).where(sql`${users.loginId} like 'deep_1%'`);
+    await expectDaysTrue();
+    await db.delete(users).where(sql`${users.loginId} like 'deep_2%'`);
+    await expectDaysTrue();
+    await expect(
+      db.transaction(async (tx) => {
+        await contentFixtures(tx).user();
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    await expectDaysTrue();
+    await db.execute(sql`truncate comments, issues, users`);
+    const [{ n }] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from list_days where list = 'users'`);
+    expect(Number(n)).toBe(0);
+  });
+
+  it('answer every deep page exactly as skipping the rows would', async () => {
+    const { db } = ctx.database;
+    // 2,600 users over days of three 32-day blocks, unevenly, with shared timestamps inside a day
+    // and days left empty.
+    const base = 19_000 * DAY;
+    await addUsers(2600, (i) => base + [0, 0, 1, 3, 3, 3, 4, 8, 40][i % 9] * DAY + (i % 5) * 60_000);
+    await expectDaysTrue();
+    const repo = createUserRepository(db);
+    const plain = async (offset: number, limit: number) =>
+      (
+        await queryRows<{ id: string }>(
+          db,
+          sql`select id from users order by register_date desc, id desc limit ${limit} offset ${offset}`,
+        )
+      ).map((r) => r.id);
+    for (const pageSize of [10, 7, 100]) {
+      const pages = [DAY_ANCHOR_FROM / pageSize, 201, 250, 251, 259, 260, 261, 300, 372, 400];
+      for (const current of pages.map((p) => Math.ceil(p))) {
+        const page = await repo.list({}, { current, pageSize });
+        const offset = (current - 1) * pageSize;
+        expect({ current, pageSize, ids: page.data.map((u) => u.id), count: page.count }).toEqual({
+          current,
+          pageSize,
+          ids: await plain(offset, pageSize),
+          count: 2600,
+        });
+      }
+    }
   });
 });

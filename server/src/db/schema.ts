@@ -242,3 +242,22 @@ export const listCounts = pgTable(
   },
   (t) => [primaryKey({ columns: [t.list, t.flag, t.kind, t.typeId] })],
 );
+
+/**
+ * How many users registered on each day (UTC, days since 1970; span 1) and in each block of 32
+ * days (span 32, `day` its first day), kept by statement triggers (migration 0003) in the same
+ * transaction as every change, like list_counts. A deep page of the user list adds up the blocks
+ * from the newest, then the days of the block or two its page falls in, to find the day its
+ * first row falls on and how many rows lie above it; it then walks about a day of the date index
+ * instead of every row above the page. New users land on the newest day, so no older count moves.
+ */
+export const listDays = pgTable(
+  'list_days',
+  {
+    list: text('list').notNull(),
+    span: smallint('span').notNull(),
+    day: integer('day').notNull(),
+    n: bigint('n', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.list, t.span, t.day] })],
+);

@@ -1,6 +1,6 @@
 import { and, eq, ilike, sql, type Placeholder } from 'drizzle-orm';
 import { queryRows, type Db } from '../../db/client';
-import { keptTotal } from '../../db/list-counts';
+import { DAY_ANCHOR_FROM, keptTotal, pageIdsByDays } from '../../db/list-counts';
 import { users } from '../../db/schema';
 import { likePattern } from '../../lib/filters';
 import { countedTotal, givenFilters, newestFirst, paginate, statementsByFilters, totalOf, type Page, type PageRequest } from '../../lib/paging';
@@ -70,6 +70,15 @@ export function createUserRepository(db: Db) {
       .prepare(name);
   });
 
+  // Deep pages of the whole list: the kept days find where the page starts (see pageIdsByDays).
+  const deepPageIds = pageIdsByDays('users', users.registerDate, users.id, sql.placeholder('limit'), sql.placeholder('offset'));
+  const deepStatement = db
+    .select({ ...publicColumns, total: keptTotal('users') })
+    .from(users)
+    .innerJoin(deepPageIds, sql`page.id = ${users.id}`)
+    .orderBy(...newestFirst(users.registerDate, users.id))
+    .prepare('user_list_deep');
+
   return {
     list(filter: UserFilter, page: PageRequest): Promise<Page<UserRow>> {
       const values = {
@@ -79,7 +88,11 @@ export function createUserRepository(db: Db) {
       };
       return paginate(page, {
         total: () => totalOf(db, listSql(values).total),
-        rows: (limit, offset) => listStatement(givenFilters(values)).execute({ ...values, limit, offset }),
+        rows: (limit, offset) => {
+          const given = givenFilters(values);
+          if (given.length === 0 && offset >= DAY_ANCHOR_FROM) return deepStatement.execute({ limit, offset });
+          return listStatement(given).execute({ ...values, limit, offset });
+        },
       });
     },
 
