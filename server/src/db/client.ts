@@ -83,6 +83,17 @@ function retryingTransactions(db: Db): Db {
   return db;
 }
 
+/**
+ * PostgreSQL's memory settings inside PGlite. Its shared memory is zeroed when it is made, so all
+ * of shared_buffers (128MB as initdb writes it, plus wal_buffers at 1/32 of it) is resident in
+ * this process from the start, beside the server's own heap. The embedded database is small and
+ * its files sit in the operating system's page cache, which a buffer miss reads from without
+ * touching the disk; 16MB holds the hot pages of the lists (their indexes' upper levels, the
+ * counts, the sessions). One backend runs, so the slots of max_connections (lock table,
+ * per-backend arrays) are sized for a few. None of this changes what is written or when.
+ */
+const EMBEDDED_SETTINGS = ['shared_buffers=16MB', 'max_connections=8'];
+
 // Any constant works; it only has to be the same in every process of this product.
 const MIGRATION_LOCK_KEY = 7_001_2024;
 
@@ -128,7 +139,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 
   if (options.dataDir) fs.mkdirSync(options.dataDir, { recursive: true });
   // pg_trgm backs the substring filters' indexes; PGlite loads an extension only when told to.
-  const client = new PGlite({ dataDir: options.dataDir ?? undefined, extensions: { pg_trgm } });
+  const client = new PGlite({
+    dataDir: options.dataDir ?? undefined,
+    extensions: { pg_trgm },
+    startParams: [...PGlite.defaultStartParams, ...EMBEDDED_SETTINGS.flatMap((setting) => ['-c', setting])],
+  });
   await client.waitReady;
   const db = drizzlePglite({ client, schema, logger: queryLogger(options) }) as unknown as Db;
   return {
