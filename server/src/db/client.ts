@@ -10,6 +10,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { sql, type SQL } from 'drizzle-orm';
 import { Pool } from 'pg';
 import { sqlState } from '../lib/errors';
+import { preparedStatements } from './pglite-statements';
 import * as schema from './schema';
 
 /** The drizzle handle both drivers share; a transaction handle is one too. */
@@ -145,7 +146,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     startParams: [...PGlite.defaultStartParams, ...EMBEDDED_SETTINGS.flatMap((setting) => ['-c', setting])],
   });
   await client.waitReady;
-  const db = drizzlePglite({ client, schema, logger: queryLogger(options) }) as unknown as Db;
+  const statements = preparedStatements(client);
+  const db = drizzlePglite({ client: statements as unknown as PGlite, schema, logger: queryLogger(options) }) as unknown as Db;
   return {
     db,
     kind: 'embedded',
