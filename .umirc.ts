@@ -1,5 +1,18 @@
 import { defineConfig } from '@umijs/max';
+import path from 'node:path';
 import routes from './config/routes';
+
+const shim = (file: string) => require.resolve(`./src/shims/${file}`);
+const folder = (...parts: string[]) => new RegExp(`[\\\\/]${parts.join('[\\\\/]')}$`);
+
+/** `request`, when a module in a folder matching `from` imports it, becomes `to(request)`. */
+const moduleSwaps: { request: RegExp; from: RegExp; to: (request: string) => string }[] = [
+  {
+    request: /^\.\.\/\.\.\/color-picker\/components\/ColorPresets$/,
+    from: folder('antd', 'es', 'button', 'style'),
+    to: () => shim('antd-is-bright.ts'),
+  },
+];
 
 // `npm run dev:mock` sets MOCK=1: mock/ answers every call and nothing is proxied. Otherwise the
 // Fastify server on 7001 answers, as it does in production on the same origin.
@@ -18,6 +31,9 @@ export default defineConfig({
   history: { type: 'browser' },
   publicPath: '/',
   title: 'coder station 后台管理系统',
+  // The title is fixed in index.html; no page sets its own, so react-helmet-async (~4 KB gzipped
+  // on every page) has nothing to do.
+  helmet: false,
   favicons: ['/favicon.svg'],
   // mock/lib holds the shared in-memory store; it is imported by the handlers, not a handler map.
   mock: useMock ? { exclude: ['mock/lib/**'] } : false,
@@ -30,14 +46,15 @@ export default defineConfig({
       },
   // An administrators' tool for current evergreen browsers, which have every standard feature the
   // app and its libraries use: no core-js (Umi's default pulls in all of it, ~100 KB gzipped).
-  // Umi still adds the regenerator runtime, which dva-core needs.
   targets: { chrome: 100, edge: 100, firefox: 100, safari: 15 },
-  polyfill: { imports: [] },
+  // No polyfills at all: core-js is not needed (above), and the global regenerator runtime Umi adds
+  // with it is only read by dva-loading, which is given the @babel/runtime one instead (below).
+  polyfill: false,
   // esbuild's minifier hoists its helpers to top-level names in each async chunk; with the editor
   // and cropper chunks two of them clash (Umi's helper checker stops the build). Wrapping every
   // chunk in its own function scope keeps the names apart.
   esbuildMinifyIIFE: true,
-  chainWebpack(memo) {
+  chainWebpack(memo, { webpack }) {
     // SPEC §9 fixes the chunk load time-out at 120 s; stated here so no bundler default moves it.
     memo.output.chunkLoadTimeout(120_000);
     // Umi provides Node's Buffer to every module; only axios names it, on a path that browsers
@@ -46,8 +63,41 @@ export default defineConfig({
       const { Buffer: _unused, ...provided } = args[0] as Record<string, unknown>;
       return [provided];
     });
+    // Umi hands `targets` to babel-loader as a top-level option, which the preset-env inside Umi's
+    // preset does not read: without them in its own options it compiles our code down to ES5,
+    // async functions and dva's generators included (regenerator state machines, helpers). Given
+    // here, the sources keep their native syntax.
+    for (const name of ['src', 'jsx-ts-tsx', 'extra-src']) {
+      if (!memo.module.rules.has(name) || !memo.module.rule(name).uses.has('babel-loader')) continue;
+      memo.module
+        .rule(name)
+        .use('babel-loader')
+        .tap((options) => {
+          const [[preset, presetOptions], ...others] = options.presets;
+          const presetEnv = { ...presetOptions.presetEnv, targets: options.targets };
+          return { ...options, presets: [[preset, { ...presetOptions, presetEnv }], ...others] };
+        });
+    }
+    // One copy of each shared package where npm nested a second: the layout plugin's menu icons come
+    // from its own @ant-design/icons 4 (with @ant-design/colors 6 and @ctrl/tinycolor), and a dozen
+    // packages carry their own @babel/runtime. The app's icons 5 and the newest runtime (a superset of
+    // the older helpers) serve them all. Umi's plugins and preset import their copies by absolute
+    // path, so those paths are aliased too.
+    const packageDir = (name: string, from?: string) =>
+      path.dirname(require.resolve(`${name}/package.json`, from ? { paths: [require.resolve(`${from}/package.json`)] } : {}));
+    const icons = packageDir('@ant-design/icons');
+    memo.resolve.alias.set('@ant-design/icons', icons);
+    memo.resolve.alias.set(packageDir('@ant-design/icons', '@umijs/plugins'), icons);
+    const babelRuntime = packageDir('@babel/runtime', 'antd');
+    memo.resolve.alias.set('@babel/runtime', babelRuntime);
+    for (const copy of [packageDir('@babel/runtime', '@umijs/plugins'), packageDir('@babel/runtime', '@umijs/babel-preset-umi')]) {
+      if (copy !== babelRuntime) memo.resolve.alias.set(copy, babelRuntime);
+    }
+    // antd/locale/zh_CN is CommonJS and pulls CommonJS copies of the picker and pagination locales
+    // beside the ES ones the components import; the ES build of the same locale shares them.
+    memo.resolve.alias.set('antd/locale/zh_CN$', require.resolve('antd/es/locale/zh_CN'));
     // Native ResizeObserver instead of its polyfill: see src/shims/resize-observer.ts.
-    memo.resolve.alias.set('resize-observer-polyfill$', require.resolve('./src/shims/resize-observer.ts'));
+    memo.resolve.alias.set('resize-observer-polyfill$', shim('resize-observer.ts'));
     // These packages declare no `sideEffects`, so webpack keeps every module they export even when
     // nothing uses it: Umi's request plugin re-exports useRequest (which we never call) and antd's
     // button theme imports one colour class from the colour picker. Marked pure, the unused parts
@@ -56,6 +106,20 @@ export default defineConfig({
       .rule('pure-packages')
       .test(/[\\/]node_modules[\\/](@ahooksjs[\\/]use-request|@rc-component[\\/]color-picker)[\\/]/)
       .sideEffects(false);
+    // dva-loading calls a global regeneratorRuntime (see `polyfill` above).
+    memo.plugin('regenerator-provider').use(webpack.ProvidePlugin, [
+      { regeneratorRuntime: '@babel/runtime/regenerator' },
+    ]);
+    // Library modules swapped, only where the listed library folder imports them, for the stand-ins
+    // in src/shims (each says what it saves and why nothing is lost).
+    for (const [i, swap] of moduleSwaps.entries()) {
+      memo.plugin(`module-swap-${i}`).use(webpack.NormalModuleReplacementPlugin, [
+        swap.request,
+        (resource: { context: string; request: string }) => {
+          if (swap.from.test(resource.context)) resource.request = swap.to(resource.request);
+        },
+      ]);
+    }
     return memo;
   },
   npmClient: 'npm',

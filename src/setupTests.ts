@@ -1,12 +1,14 @@
 import '@testing-library/jest-dom';
-// The polyfills Umi's entry loads in the browser; dva-core needs its regenerator runtime.
-import '@@/core/polyfill';
 import { act, configure } from '@testing-library/react';
+// dva-loading calls a global regeneratorRuntime; the build provides @babel/runtime's (.umirc.ts).
+import regeneratorRuntime from '@babel/runtime/regenerator';
 import { message } from '@/utils/feedback';
 
 // findBy*/waitFor give up after 1 s by default; on a loaded 2-core CI machine a lazily loaded page
 // or a routed redirect can take longer than that without anything being wrong.
 configure({ asyncUtilTimeout: 5000 });
+
+Object.assign(globalThis, { regeneratorRuntime });
 
 // jsdom lacks the layout APIs that antd and ProComponents call while rendering.
 
