@@ -5,8 +5,54 @@ import routes from './config/routes';
 const shim = (file: string) => require.resolve(`./src/shims/${file}`);
 const folder = (...parts: string[]) => new RegExp(`[\\\\/]${parts.join('[\\\\/]')}$`);
 
+// ProField's value-type components that load on first use (see src/shims/lazy-pro-field.tsx): none
+// of the lists or search forms shows them, and together they weigh more than the rest of ProTable.
+const lazyProFields = [
+  'Cascader', 'Code', 'ColorPicker', 'DatePicker', 'Digit', 'DigitRange', 'FromNow', 'Money', 'Percent',
+  'Progress', 'Radio', 'RangePicker', 'Rate', 'Second', 'Segmented', 'Slider', 'TimePicker', 'TreeSelect',
+];
+
 /** `request`, when a module in a folder matching `from` imports it, becomes `to(request)`. */
 const moduleSwaps: { request: RegExp; from: RegExp; to: (request: string) => string }[] = [
+  {
+    request: new RegExp(`^\\./components/(${lazyProFields.join('|')})$`),
+    from: folder('@ant-design', 'pro-field', 'es'),
+    to: (request) => `${shim('lazy-pro-field.tsx')}?${request.slice('./components/'.length)}`,
+  },
+  {
+    request: /^antd$/,
+    from: new RegExp(
+      [
+        folder('pro-layout', 'es', 'components', 'PageContainer'),
+        folder('pro-card', 'es', 'components', '(Card|TabPane)'),
+        folder('pro-table', 'es', 'components', 'ListToolBar'),
+        folder('pro-table', 'es', 'components', 'ColumnSetting'),
+        folder('pro-utils', 'es', 'genCopyable'),
+        folder('pro-form', 'es', 'layouts', '(StepsForm|DrawerForm|ModalForm)'),
+        folder('pro-layout', 'es', 'components', 'SiderMenu'),
+      ]
+        .map((re) => re.source)
+        .join('|'),
+    ),
+    to: () => shim('lazy-antd.tsx'),
+  },
+  {
+    // ProProvider holds the texts of 33 locales; this app shows only Chinese (antd's zh_CN locale
+    // picks ProProvider's zh-CN), so any other locale gets the English texts, its default.
+    request: /^\.\/locale\/(?!zh_CN$|en_US$)[a-z]{2}_[A-Z]{2}$/,
+    from: folder('@ant-design', 'pro-provider', 'es'),
+    to: () => require.resolve('@ant-design/pro-provider/es/locale/en_US'),
+  },
+  {
+    request: /^\.\.\/\.\.\/\.\.\/tree$/,
+    from: folder('antd', 'es', 'table', 'hooks', 'useFilter'),
+    to: () => shim('lazy-antd-tree.ts'),
+  },
+  {
+    request: /^\.\/(noFound|serverError|unauthorized)$/,
+    from: folder('antd', 'es', 'result'),
+    to: (request) => `${shim('lazy-result-image.tsx')}?${request.slice(2)}`,
+  },
   {
     request: /^\.\.\/\.\.\/color-picker\/components\/ColorPresets$/,
     from: folder('antd', 'es', 'button', 'style'),

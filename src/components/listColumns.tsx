@@ -1,6 +1,7 @@
 import type { ProColumns } from '@ant-design/pro-components';
 import { Tag } from 'antd';
 import type { useTypeOptions } from '@/hooks/useTypeOptions';
+import { formatDate } from '@/utils/format';
 
 /** SCREENS.md's paging of every server-paged list: 10 a page, 10/20/50/100, quick jumper. */
 export const serverPagination = {
@@ -43,5 +44,18 @@ export function typeColumn<T extends { typeId: string }>(
     valueType: 'select',
     valueEnum,
     render: (_, row) => <Tag color="purple">{nameOf(row.typeId)}</Tag>,
+  };
+}
+
+/**
+ * A date shown as `YYYY-MM-DD HH:mm:ss`, not searched. Rendered by formatDate rather than with
+ * `valueType: 'dateTime'`, whose read-only field is ProField's date picker, fetched on first use.
+ */
+export function dateColumn<T>(title: string, dataIndex: keyof T & string): ProColumns<T> {
+  return {
+    title,
+    dataIndex,
+    search: false,
+    render: (_, row) => formatDate(row[dataIndex] as number | null | undefined),
   };
 }

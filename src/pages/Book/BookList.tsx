@@ -3,7 +3,7 @@ import { PageContainer, ProTable } from '@ant-design/pro-components';
 import { history } from '@umijs/max';
 import { Image } from 'antd';
 import { useRef } from 'react';
-import { indexColumn, serverPagination, tableOptions, typeColumn } from '@/components/listColumns';
+import { dateColumn, indexColumn, serverPagination, tableOptions, typeColumn } from '@/components/listColumns';
 import { AddButton, DeleteAction } from '@/components/ListActions';
 import { DEFAULT_BOOK_COVER } from '@/constants';
 import { useTypeOptions } from '@/hooks/useTypeOptions';
@@ -42,7 +42,7 @@ export default function BookList() {
     },
     { title: '浏览数', dataIndex: 'scanNumber', search: false },
     { title: '评论数', dataIndex: 'commentNumber', search: false },
-    { title: '上架日期', dataIndex: 'onShelfDate', valueType: 'dateTime', search: false },
+    dateColumn('上架日期', 'onShelfDate'),
     {
       title: '操作',
       valueType: 'option',

@@ -4,7 +4,7 @@ import { Link } from '@umijs/max';
 import { Card, Descriptions, Modal, Radio } from 'antd';
 import { useRef, useState } from 'react';
 import HtmlView from '@/components/HtmlView';
-import { indexColumn, serverPagination, tableOptions, typeColumn } from '@/components/listColumns';
+import { dateColumn, indexColumn, serverPagination, tableOptions, typeColumn } from '@/components/listColumns';
 import { DeleteAction } from '@/components/ListActions';
 import { useTypeOptions } from '@/hooks/useTypeOptions';
 import { type CommentListParams, listComments, removeComment } from '@/services/comment';
@@ -36,7 +36,7 @@ export default function CommentList() {
     },
     { title: '评论用户', key: 'user', search: false, render: (_, comment) => comment.user?.nickname ?? '-' },
     typeColumn('评论分类', types),
-    { title: '评论日期', dataIndex: 'commentDate', valueType: 'dateTime', search: false },
+    dateColumn('评论日期', 'commentDate'),
     {
       title: '操作',
       valueType: 'option',

@@ -2,7 +2,7 @@ import type { ActionType, ProColumns } from '@ant-design/pro-components';
 import { PageContainer, ProTable } from '@ant-design/pro-components';
 import { history } from '@umijs/max';
 import { useRef } from 'react';
-import { indexColumn, serverPagination, tableOptions, typeColumn } from '@/components/listColumns';
+import { dateColumn, indexColumn, serverPagination, tableOptions, typeColumn } from '@/components/listColumns';
 import { AddButton, DeleteAction } from '@/components/ListActions';
 import { useTypeOptions } from '@/hooks/useTypeOptions';
 import { listInterviews, removeInterview } from '@/services/interview';
@@ -23,7 +23,7 @@ export default function InterviewList() {
       ),
     },
     typeColumn('题目分类', types),
-    { title: '上架日期', dataIndex: 'onShelfDate', valueType: 'dateTime', search: false },
+    dateColumn('上架日期', 'onShelfDate'),
     {
       title: '操作',
       valueType: 'option',

@@ -1,45 +1,18 @@
 import type { ActionType, ProColumns } from '@ant-design/pro-components';
 import { PageContainer, ProTable } from '@ant-design/pro-components';
 import { history, useAccess } from '@umijs/max';
-import { Descriptions, Image, Modal, Switch } from 'antd';
-import { useRef, useState } from 'react';
-import { indexColumn, serverPagination, tableOptions } from '@/components/listColumns';
+import { Image, Switch } from 'antd';
+import { lazy, Suspense, useRef, useState } from 'react';
+import { dateColumn, indexColumn, serverPagination, tableOptions } from '@/components/listColumns';
 import { AddButton, DeleteAction } from '@/components/ListActions';
 import { DEFAULT_AVATAR } from '@/constants';
 import { usePendingIds } from '@/hooks/usePendingIds';
 import { listUsers, removeUser, updateUser, userImpact } from '@/services/user';
 import type { User, UserImpact } from '@/types/api';
 import { message } from '@/utils/feedback';
-import { formatDate } from '@/utils/format';
 
-const orUnset = (text: string) => text || '未填写';
-
-function UserDetail({ user, onClose }: { user: User | null; onClose: () => void }) {
-  return (
-    <Modal title="用户详情" open={user !== null} onCancel={onClose} footer={null} destroyOnHidden>
-      {user && (
-        <Descriptions column={1} bordered size="small">
-          <Descriptions.Item label="登录账号">{user.loginId}</Descriptions.Item>
-          <Descriptions.Item label="头像">
-            <Image
-              src={user.avatar || DEFAULT_AVATAR}
-              fallback={DEFAULT_AVATAR}
-              alt={`${user.nickname}的头像`}
-              width={64}
-            />
-          </Descriptions.Item>
-          <Descriptions.Item label="邮箱">{orUnset(user.mail)}</Descriptions.Item>
-          <Descriptions.Item label="QQ">{orUnset(user.qq)}</Descriptions.Item>
-          <Descriptions.Item label="微信">{orUnset(user.wechat)}</Descriptions.Item>
-          <Descriptions.Item label="个人简介">{orUnset(user.intro)}</Descriptions.Item>
-          <Descriptions.Item label="注册时间">{formatDate(user.registerDate)}</Descriptions.Item>
-          <Descriptions.Item label="上次登录">{formatDate(user.lastLoginDate)}</Descriptions.Item>
-          <Descriptions.Item label="当前积分">{user.points}</Descriptions.Item>
-        </Descriptions>
-      )}
-    </Modal>
-  );
-}
+// The details modal (Modal, Descriptions) is fetched the first time 详情 is clicked.
+const UserDetail = lazy(() => import('./components/UserDetail'));
 
 /** The confirmation loads, when opened, how many issues and comments go with the user. */
 function DeleteUser({ user, onDeleted }: { user: User; onDeleted: () => unknown }) {
@@ -68,6 +41,9 @@ export default function UserList() {
   const access = useAccess();
   const actionRef = useRef<ActionType>();
   const [detail, setDetail] = useState<User | null>(null);
+  // Once shown, the modal stays mounted so that it closes with its animation.
+  const detailShown = useRef(false);
+  if (detail) detailShown.current = true;
   const { isPending, whilePending } = usePendingIds();
   const reload = () => actionRef.current?.reload();
 
@@ -102,7 +78,7 @@ export default function UserList() {
       ),
     },
     { title: '积分', dataIndex: 'points', search: false },
-    { title: '注册时间', dataIndex: 'registerDate', valueType: 'dateTime', search: false },
+    dateColumn('注册时间', 'registerDate'),
     {
       title: '账号状态',
       dataIndex: 'enabled',
@@ -152,7 +128,11 @@ export default function UserList() {
           </AddButton>,
         ]}
       />
-      <UserDetail user={detail} onClose={() => setDetail(null)} />
+      {detailShown.current && (
+        <Suspense fallback={null}>
+          <UserDetail user={detail} onClose={() => setDetail(null)} />
+        </Suspense>
+      )}
     </PageContainer>
   );
 }

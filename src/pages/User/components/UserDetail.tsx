@@ -1,0 +1,34 @@
+import { Descriptions, Image, Modal } from 'antd';
+import { DEFAULT_AVATAR } from '@/constants';
+import type { User } from '@/types/api';
+import { formatDate } from '@/utils/format';
+
+const orUnset = (text: string) => text || '未填写';
+
+export default function UserDetail({ user, onClose }: { user: User | null; onClose: () => void }) {
+  return (
+    <Modal title="用户详情" open={user !== null} onCancel={onClose} footer={null} destroyOnHidden>
+      {user && (
+        <Descriptions column={1} bordered size="small">
+          <Descriptions.Item label="登录账号">{user.loginId}</Descriptions.Item>
+          <Descriptions.Item label="头像">
+            <Image
+              src={user.avatar || DEFAULT_AVATAR}
+              fallback={DEFAULT_AVATAR}
+              alt={`${user.nickname}的头像`}
+              width={64}
+            />
+          </Descriptions.Item>
+          <Descriptions.Item label="邮箱">{orUnset(user.mail)}</Descriptions.Item>
+          <Descriptions.Item label="QQ">{orUnset(user.qq)}</Descriptions.Item>
+          <Descriptions.Item label="微信">{orUnset(user.wechat)}</Descriptions.Item>
+          <Descriptions.Item label="个人简介">{orUnset(user.intro)}</Descriptions.Item>
+          <Descriptions.Item label="注册时间">{formatDate(user.registerDate)}</Descriptions.Item>
+          <Descriptions.Item label="上次登录">{formatDate(user.lastLoginDate)}</Descriptions.Item>
+          <Descriptions.Item label="当前积分">{user.points}</Descriptions.Item>
+        </Descriptions>
+      )}
+    </Modal>
+  );
+}
+
