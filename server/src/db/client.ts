@@ -22,6 +22,42 @@ export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
   return result.rows;
 }
 
+/** The write counters of the embedded databases open in this process, by their drizzle handle. */
+const embeddedWrites = new WeakMap<Db, () => number>();
+
+/**
+ * `lookup`, with its answers remembered per key until this process next writes to the embedded
+ * database. That is exact there and only there: the data-dir lock makes this process the
+ * database's only client, so nothing can change what a read answers but a statement this process
+ * sends, and the statement client counts every one that may have (see StatementClient.writes; a
+ * SELECT cannot, the product has no function that writes). An answer read while a write went on
+ * is not kept. `keep` says whether an answer may be remembered and `fresh` whether a remembered
+ * one still holds for these arguments (what the statement compares with the clock, say). On
+ * PostgreSQL other processes write too: there every call runs `lookup`.
+ */
+export function memoUntilWrite<A extends unknown[], R>(
+  db: Db,
+  lookup: (...args: A) => Promise<R>,
+  options: { key: (...args: A) => string; keep: (answer: R) => boolean; fresh: (answer: R, ...args: A) => boolean; max?: number },
+): (...args: A) => Promise<R> {
+  const writes = embeddedWrites.get(db);
+  if (!writes) return lookup;
+  const max = options.max ?? 1000;
+  const memo = new Map<string, { writes: number; answer: R }>();
+  return async (...args) => {
+    const key = options.key(...args);
+    const before = writes();
+    const known = memo.get(key);
+    if (known && known.writes === before && options.fresh(known.answer, ...args)) return known.answer;
+    const answer = await lookup(...args);
+    if (writes() === before && options.keep(answer)) {
+      if (memo.size >= max) memo.clear();
+      memo.set(key, { writes: before, answer });
+    }
+    return answer;
+  };
+}
+
 export interface Database {
   db: Db;
   kind: 'embedded' | 'postgres';
@@ -148,11 +184,17 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   await client.waitReady;
   const statements = preparedStatements(client);
   const db = drizzlePglite({ client: statements as unknown as PGlite, schema, logger: queryLogger(options) }) as unknown as Db;
+  embeddedWrites.set(db, statements.writes);
   return {
     db,
     kind: 'embedded',
     async migrate() {
-      await migratePglite(drizzlePglite({ client, schema }), { migrationsFolder: migrationsFolder() });
+      statements.countWrite();
+      try {
+        await migratePglite(drizzlePglite({ client, schema }), { migrationsFolder: migrationsFolder() });
+      } finally {
+        statements.countWrite();
+      }
     },
     async ping() {
       await db.execute(sql`select 1`);

@@ -17,6 +17,14 @@ export interface QueryClient {
 
 export interface StatementClient extends QueryClient {
   transaction<T>(work: (tx: QueryClient) => Promise<T>): Promise<T>;
+  /**
+   * How many statements so far may have changed data: every one whose command is not SELECT, and
+   * every one that failed. It grows before the statement's caller hears back, while PGlite still
+   * runs nothing else.
+   */
+  writes(): number;
+  /** Counts a change made around this client (the migrations run on PGlite directly). */
+  countWrite(): void;
 }
 
 interface Statement {
@@ -65,6 +73,7 @@ export function preparedStatements(pg: PGlite): StatementClient {
   const statements = new Map<string, Statement>();
   const closing: string[] = [];
   let counter = 0;
+  let writes = 0;
 
   /**
    * Sends `message` and reads the few kinds of reply a statement gets. PGlite's own reader copies
@@ -183,6 +192,7 @@ export function preparedStatements(pg: PGlite): StatementClient {
       return serializer ? serializer(value) : String(value);
     });
     const reply = await exchange(concat([serialize.bind({ statement: statement.name, values: values as string[] }), serialize.execute({}), serialize.sync()]));
+    if (!reply.tag?.startsWith('SELECT ')) writes++;
 
     const { fields } = statement;
     const parsers = fields.map(({ dataTypeID }) => options?.parsers?.[dataTypeID] ?? (pg.parsers[dataTypeID] as Parser | undefined));
@@ -211,6 +221,7 @@ export function preparedStatements(pg: PGlite): StatementClient {
     try {
       return await execute<T>(text, params, options);
     } catch (error) {
+      writes++;
       if ((error as { code?: string }).code === CACHED_PLAN_CHANGED && statements.has(text)) {
         forget(text);
         // Outside a transaction nothing was done; inside one the transaction has failed anyway.
@@ -222,18 +233,26 @@ export function preparedStatements(pg: PGlite): StatementClient {
   }
 
   const inTransaction: QueryClient = {
-    query: (text, params, options) => pg._runExclusiveQuery(() => run(text, params, options)),
+    query: async (text, params, options) => {
+      await pg._checkReady();
+      return pg._runExclusiveQuery(() => run(text, params, options));
+    },
   };
 
   return {
-    query: (text, params, options) =>
-      pg._runExclusiveTransaction(() =>
+    query: async (text, params, options) => {
+      // As PGlite's query: a closed or closing database says so instead of reaching the module.
+      await pg._checkReady();
+      return pg._runExclusiveTransaction(() =>
         pg._runExclusiveQuery(async () => {
           const result = await run<never>(text, params, options);
           await pg.syncToFs();
           return result;
         }),
-      ),
+      );
+    },
     transaction: (work) => pg.transaction(() => work(inTransaction)),
+    writes: () => writes,
+    countWrite: () => void writes++,
   };
 }
