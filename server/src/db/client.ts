@@ -125,11 +125,12 @@ function retryingTransactions(db: Db): Db {
  * of shared_buffers (128MB as initdb writes it, plus wal_buffers at 1/32 of it) is resident in
  * this process from the start, beside the server's own heap. The embedded database is small and
  * its files sit in the operating system's page cache, which a buffer miss reads from without
- * touching the disk; 16MB holds the hot pages of the lists (their indexes' upper levels, the
- * counts, the sessions). One backend runs, so the slots of max_connections (lock table,
- * per-backend arrays) are sized for a few. None of this changes what is written or when.
+ * touching the disk; 8MB (1,024 pages) holds the hot pages of the lists (their indexes' upper
+ * levels, the counts, the sessions, a filtered page's matches) with room to spare. One backend
+ * runs, so the slots of max_connections (lock table, per-backend arrays) are sized for a few.
+ * None of this changes what is written or when.
  */
-const EMBEDDED_SETTINGS = ['shared_buffers=16MB', 'max_connections=8'];
+const EMBEDDED_SETTINGS = ['shared_buffers=8MB', 'max_connections=8'];
 
 // Any constant works; it only has to be the same in every process of this product.
 const MIGRATION_LOCK_KEY = 7_001_2024;
