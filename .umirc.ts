@@ -8,8 +8,9 @@ const folder = (...parts: string[]) => new RegExp(`[\\\\/]${parts.join('[\\\\/]'
 // ProField's value-type components that load on first use (see src/shims/lazy-pro-field.tsx): none
 // of the lists or search forms shows them, and together they weigh more than the rest of ProTable.
 const lazyProFields = [
-  'Cascader', 'Code', 'ColorPicker', 'DatePicker', 'Digit', 'DigitRange', 'FromNow', 'Money', 'Percent',
-  'Progress', 'Radio', 'RangePicker', 'Rate', 'Second', 'Segmented', 'Slider', 'TimePicker', 'TreeSelect',
+  'Cascader', 'Code', 'ColorPicker', 'DatePicker', 'Digit', 'DigitRange', 'FromNow', 'Image', 'Money',
+  'Percent', 'Progress', 'Radio', 'RangePicker', 'Rate', 'Second', 'Segmented', 'Slider', 'TimePicker',
+  'TreeSelect',
 ];
 
 /** `request`, when a module in a folder matching `from` imports it, becomes `to(request)`. */
@@ -52,6 +53,27 @@ const moduleSwaps: { request: RegExp; from: RegExp; to: (request: string) => str
     request: /^\.\/(noFound|serverError|unauthorized)$/,
     from: folder('antd', 'es', 'result'),
     to: (request) => `${shim('lazy-result-image.tsx')}?${request.slice(2)}`,
+  },
+  {
+    // ProProvider's setAlpha / lighten: the same arithmetic from antd's own colour library.
+    request: /^@ctrl\/tinycolor$/,
+    from: folder('@ant-design', 'pro-provider', 'es', 'useStyle'),
+    to: () => shim('tinycolor.ts'),
+  },
+  {
+    // `@ant-design/icons/ArrowLeftOutlined` (PageHeader imports two so) is the CommonJS build: its
+    // own copy of the icon base, its helpers and rc-util's CommonJS DOM helpers beside the ES ones.
+    request: /^@ant-design\/icons\/([A-Z][A-Za-z]*(Outlined|Filled|TwoTone))$/,
+    from: /./,
+    to: (request) => `@ant-design/icons/es/icons/${request.slice('@ant-design/icons/'.length)}`,
+  },
+  {
+    // antd/locale/zh_CN is CommonJS and pulls CommonJS copies of the picker and pagination locales
+    // beside the ES ones the components import; the ES build of the same locale shares them. (An
+    // alias does not do it: Umi's own `antd` alias rewrites the request first.)
+    request: /^antd\/locale\/zh_CN$/,
+    from: /./,
+    to: () => require.resolve('antd/es/locale/zh_CN'),
   },
   {
     request: /^\.\.\/\.\.\/color-picker\/components\/ColorPresets$/,
@@ -139,9 +161,6 @@ export default defineConfig({
     for (const copy of [packageDir('@babel/runtime', '@umijs/plugins'), packageDir('@babel/runtime', '@umijs/babel-preset-umi')]) {
       if (copy !== babelRuntime) memo.resolve.alias.set(copy, babelRuntime);
     }
-    // antd/locale/zh_CN is CommonJS and pulls CommonJS copies of the picker and pagination locales
-    // beside the ES ones the components import; the ES build of the same locale shares them.
-    memo.resolve.alias.set('antd/locale/zh_CN$', require.resolve('antd/es/locale/zh_CN'));
     // Native ResizeObserver instead of its polyfill: see src/shims/resize-observer.ts.
     memo.resolve.alias.set('resize-observer-polyfill$', shim('resize-observer.ts'));
     // These packages declare no `sideEffects`, so webpack keeps every module they export even when

@@ -1,7 +1,8 @@
 // Stands in for the value-type components of @ant-design/pro-field that no list or search form here
 // shows (.umirc.ts swaps them in, the component's name as this module's query). ProField imports
 // every value type up front, so any ProTable or ProForm would otherwise carry the date, time,
-// colour, cascader, tree, slider, number and rate pickers (~130 kB gzipped on /user/userList).
+// colour, cascader, tree, slider, number and rate pickers and the image with its preview (~140 kB
+// gzipped on /user/userList).
 // Each one is still there, fetched the first time something renders it.
 import { forwardRef, lazy, Suspense, type ComponentType, type Ref } from 'react';
 
@@ -17,6 +18,7 @@ const loaders: Record<string, () => Promise<FieldModule>> = {
   Digit: () => import('@ant-design/pro-field/es/components/Digit'),
   DigitRange: () => import('@ant-design/pro-field/es/components/DigitRange'),
   FromNow: () => import('@ant-design/pro-field/es/components/FromNow'),
+  Image: () => import('@ant-design/pro-field/es/components/Image'),
   Money: () => import('@ant-design/pro-field/es/components/Money'),
   Percent: () => import('@ant-design/pro-field/es/components/Percent'),
   Progress: () => import('@ant-design/pro-field/es/components/Progress'),

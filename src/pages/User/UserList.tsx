@@ -1,10 +1,11 @@
 import type { ActionType, ProColumns } from '@ant-design/pro-components';
 import { PageContainer, ProTable } from '@ant-design/pro-components';
 import { history, useAccess } from '@umijs/max';
-import { Image, Switch } from 'antd';
+import { Switch } from 'antd';
 import { lazy, Suspense, useRef, useState } from 'react';
 import { dateColumn, indexColumn, serverPagination, tableOptions } from '@/components/listColumns';
 import { AddButton, DeleteAction } from '@/components/ListActions';
+import { Thumbnail } from '@/components/Thumbnail';
 import { DEFAULT_AVATAR } from '@/constants';
 import { usePendingIds } from '@/hooks/usePendingIds';
 import { listUsers, removeUser, updateUser, userImpact } from '@/services/user';
@@ -67,13 +68,13 @@ export default function UserList() {
       dataIndex: 'avatar',
       search: false,
       render: (_, user) => (
-        <Image
+        <Thumbnail
           src={user.avatar || DEFAULT_AVATAR}
           fallback={DEFAULT_AVATAR}
           alt={`${user.nickname}的头像`}
           width={48}
           height={48}
-          style={{ objectFit: 'cover', borderRadius: 4 }}
+          style={{ borderRadius: 4 }}
         />
       ),
     },
