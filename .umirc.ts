@@ -45,6 +45,13 @@ const moduleSwaps: { request: RegExp; from: RegExp; to: (request: string) => str
     to: () => require.resolve('@ant-design/pro-provider/es/locale/en_US'),
   },
   {
+    // ProLayout's own texts, picked by the browser's language with zh-CN as the fallback: the
+    // Italian, Korean and Traditional Chinese sets give way to zh-CN (the app is Chinese only).
+    request: /^\.\/(it-IT|ko-KR|zh-TW)$/,
+    from: folder('@ant-design', 'pro-layout', 'es', 'locales'),
+    to: () => require.resolve('@ant-design/pro-layout/es/locales/zh-CN'),
+  },
+  {
     request: /^\.\.\/\.\.\/\.\.\/tree$/,
     from: folder('antd', 'es', 'table', 'hooks', 'useFilter'),
     to: () => shim('lazy-antd-tree.ts'),
@@ -53,6 +60,31 @@ const moduleSwaps: { request: RegExp; from: RegExp; to: (request: string) => str
     request: /^\.\/(noFound|serverError|unauthorized)$/,
     from: folder('antd', 'es', 'result'),
     to: (request) => `${shim('lazy-result-image.tsx')}?${request.slice(2)}`,
+  },
+  {
+    request: /^(\.\.\/)+layouts\/(DrawerForm|LightFilter|ModalForm|StepsForm)$/,
+    from: /[\\/]pro-form[\\/]es[\\/]components[\\/]SchemaForm([\\/]layoutType)?$/,
+    to: () => shim('lazy-pro-form-layouts.tsx'),
+  },
+  {
+    request: /^\.\/hooks\/useSelection$/,
+    from: folder('antd', 'es', 'table'),
+    to: () => shim('lazy-table-selection.ts'),
+  },
+  {
+    request: /^\.\/FilterDropdown$/,
+    from: folder('antd', 'es', 'table', 'hooks', 'useFilter'),
+    to: () => shim('lazy-filter-dropdown.tsx'),
+  },
+  {
+    request: /^\.\/RcTable\/VirtualTable$/,
+    from: folder('antd', 'es', 'table'),
+    to: () => `${shim('lazy-table-parts.tsx')}?VirtualTable`,
+  },
+  {
+    request: /^\.\.\/ColumnSetting$/,
+    from: folder('pro-table', 'es', 'components', 'ToolBar'),
+    to: () => `${shim('lazy-table-parts.tsx')}?ColumnSetting`,
   },
   {
     // ProProvider's setAlpha / lighten: the same arithmetic from antd's own colour library.
