@@ -108,6 +108,15 @@ const moduleSwaps: { request: RegExp; from: RegExp; to: (request: string) => str
     to: () => require.resolve('antd/es/locale/zh_CN'),
   },
   {
+    // ProLayout brings path-to-regexp 8 beside the copy (of version 6) that @umijs/route-utils,
+    // which it also uses, carries in its own source. ProLayout only calls `match(key)(pathname)` for
+    // the page title and breadcrumb, as a truthy test inside try/catch (params unused); for route
+    // paths made of fixed segments and `:param`s (config/routes.ts) both versions answer alike.
+    request: /^path-to-regexp$/,
+    from: /[\\/]@ant-design[\\/]pro-layout[\\/]es([\\/]utils)?$/,
+    to: () => require.resolve('@umijs/route-utils/es/path-to-regexp'),
+  },
+  {
     request: /^\.\.\/\.\.\/color-picker\/components\/ColorPresets$/,
     from: folder('antd', 'es', 'button', 'style'),
     to: () => shim('antd-is-bright.ts'),
@@ -157,6 +166,42 @@ export default defineConfig({
   chainWebpack(memo, { webpack }) {
     // SPEC §9 fixes the chunk load time-out at 120 s; stated here so no bundler default moves it.
     memo.output.chunkLoadTimeout(120_000);
+    // Webpack's default split groups leave some modules the layout shares with a page copied into
+    // both (antd Result's images, the lazy-antd shim, ProLayout's and ProTable's ErrorBoundary and
+    // hooks): a module is split out per set of chunks that use it, and one in several sets ends up
+    // in more than one split chunk. Every route but /login loads the layout, so what the layout
+    // shares with pages goes into one chunk, loaded with the layout and named by those pages; what
+    // /login shares is left as it was (so /login loads nothing new), as are the lazily loaded
+    // editor, charts and shim chunks (only pages' own chunks count).
+    const layoutChunk = 't__plugin-layout__Layout';
+    let compilation: { chunkGraph: { getModuleChunks(module: unknown): { name?: string | null }[] } } | undefined;
+    memo.plugin('layout-shared-compilation').use(
+      class {
+        apply(compiler: any) {
+          compiler.hooks.thisCompilation.tap('layout-shared', (c: typeof compilation) => {
+            compilation = c;
+          });
+        }
+      },
+    );
+    memo.optimization.splitChunks({
+      cacheGroups: {
+        layoutShared: {
+          chunks: 'async',
+          enforce: true,
+          priority: 20,
+          name: 'layout-shared',
+          test: (module: unknown) => {
+            const names = compilation!.chunkGraph.getModuleChunks(module).map((c) => c.name ?? '');
+            return (
+              names.length > 1 &&
+              names.includes(layoutChunk) &&
+              names.every((n) => n === layoutChunk || (n.startsWith('p__') && n !== 'p__Login__index'))
+            );
+          },
+        },
+      },
+    } as any);
     // Umi provides Node's Buffer to every module; only axios names it, on a path that browsers
     // (which have Blob) never take, and the polyfill costs ~7 KB gzipped on every page.
     memo.plugin('node-polyfill-provider').tap((args) => {
