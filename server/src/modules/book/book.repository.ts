@@ -3,7 +3,7 @@ import type { Db } from '../../db/client';
 import { keptTotal } from '../../db/list-counts';
 import { books } from '../../db/schema';
 import { contains, equalTo } from '../../lib/filters';
-import { countedTotal, newestFirst, paginate, totalOf, type Page, type PageRequest } from '../../lib/paging';
+import { countedTotal, newestFirst, pageSource, paginate, totalOf, type Page, type PageRequest } from '../../lib/paging';
 
 export type BookRow = typeof books.$inferSelect;
 export type BookChanges = Partial<Omit<BookRow, 'id' | 'scanNumber' | 'commentNumber' | 'onShelfDate'>>;
@@ -22,16 +22,26 @@ export function createBookRepository(db: Db) {
     list(filter: BookFilter, page: PageRequest): Promise<Page<BookRow>> {
       const where = and(contains(books.bookTitle, filter.bookTitle), equalTo(books.typeId, filter.typeId));
       const order = newestFirst(books.onShelfDate, books.id);
-      const total = filter.bookTitle ? countedTotal(books, where) : keptTotal('books', { typeId: filter.typeId });
+      const kept = keptTotal('books', { typeId: filter.typeId });
       return paginate(page, {
-        total: () => totalOf(db, total),
+        total: () => totalOf(db, filter.bookTitle ? countedTotal(books, where) : kept),
         rows: (limit, offset) => {
-          // The page's ids from an index first, then their rows (see the user list).
-          const pageIds = db.select({ id: books.id }).from(books).where(where).orderBy(...order).limit(limit).offset(offset).as('page');
-          return db
+          // The page's ids from an index (or the title filter's matches) first, then their rows
+          // (see the user list).
+          const { query, pageIds, total } = pageSource(db, {
+            table: books,
+            date: books.onShelfDate,
+            id: books.id,
+            where,
+            textFiltered: Boolean(filter.bookTitle),
+            kept,
+            limit,
+            offset,
+          });
+          return query
             .select({ ...getTableColumns(books), total })
             .from(books)
-            .innerJoin(pageIds, eq(pageIds.id, books.id))
+            .innerJoin(pageIds, sql`page.id = ${books.id}`)
             .orderBy(...order);
         },
       });

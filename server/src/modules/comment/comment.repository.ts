@@ -3,7 +3,7 @@ import type { Db } from '../../db/client';
 import { keptTotal } from '../../db/list-counts';
 import { books, comments, issues, users } from '../../db/schema';
 import { likePattern } from '../../lib/filters';
-import { countedTotal, givenFilters, newestFirst, paginate, statementsByFilters, totalOf, type Page, type PageRequest } from '../../lib/paging';
+import { countedTotal, givenFilters, newestFirst, pageSource, paginate, statementsByFilters, totalOf, type Page, type PageRequest } from '../../lib/paging';
 
 export type CommentRow = typeof comments.$inferSelect;
 export type CommentRepository = ReturnType<typeof createCommentRepository>;
@@ -59,18 +59,22 @@ function listSql(values: ListValues<Placeholder>) {
 
 export function createCommentRepository(db: Db) {
   const listStatement = statementsByFilters('comment', (given, name) => {
-    const { where, total } = listSql(Object.fromEntries(given.map((key) => [key, sql.placeholder(key)])));
+    const values: ListValues<Placeholder> = Object.fromEntries(given.map((key) => [key, sql.placeholder(key)]));
+    const { where, total: kept } = listSql(values);
     const order = newestFirst(comments.commentDate, comments.id);
-    // The page's ids from an index first, then their rows, authors and targets (see the user list).
-    const pageIds = db
-      .select({ id: comments.id })
-      .from(comments)
-      .where(where)
-      .orderBy(...order)
-      .limit(sql.placeholder('limit'))
-      .offset(sql.placeholder('offset'))
-      .as('page');
-    return db
+    // The page's ids from an index (or the content filter's matches) first, then their rows,
+    // authors and targets (see the user list).
+    const { query, pageIds, total } = pageSource(db, {
+      table: comments,
+      date: comments.commentDate,
+      id: comments.id,
+      where,
+      textFiltered: values.commentContent !== undefined,
+      kept,
+      limit: sql.placeholder('limit'),
+      offset: sql.placeholder('offset'),
+    });
+    return query
       .select({
         ...getTableColumns(comments),
         user: { id: users.id, nickname: users.nickname, avatar: users.avatar },
@@ -81,7 +85,7 @@ export function createCommentRepository(db: Db) {
         total,
       })
       .from(comments)
-      .innerJoin(pageIds, eq(pageIds.id, comments.id))
+      .innerJoin(pageIds, sql`page.id = ${comments.id}`)
       .innerJoin(users, eq(users.id, comments.userId))
       .leftJoin(issues, eq(issues.id, comments.issueId))
       .leftJoin(books, eq(books.id, comments.bookId))

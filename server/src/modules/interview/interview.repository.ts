@@ -1,9 +1,9 @@
-import { and, eq, getTableColumns } from 'drizzle-orm';
+import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { keptTotal } from '../../db/list-counts';
 import { interviews } from '../../db/schema';
 import { contains, equalTo } from '../../lib/filters';
-import { countedTotal, newestFirst, paginate, totalOf, type Page, type PageRequest } from '../../lib/paging';
+import { countedTotal, newestFirst, pageSource, paginate, totalOf, type Page, type PageRequest } from '../../lib/paging';
 
 export type InterviewRow = typeof interviews.$inferSelect;
 export type InterviewChanges = Partial<Pick<InterviewRow, 'interviewTitle' | 'interviewContent' | 'typeId'>>;
@@ -19,23 +19,26 @@ export function createInterviewRepository(db: Db) {
     list(filter: InterviewFilter, page: PageRequest): Promise<Page<InterviewRow>> {
       const where = and(contains(interviews.interviewTitle, filter.interviewTitle), equalTo(interviews.typeId, filter.typeId));
       const order = newestFirst(interviews.onShelfDate, interviews.id);
-      const total = filter.interviewTitle ? countedTotal(interviews, where) : keptTotal('interviews', { typeId: filter.typeId });
+      const kept = keptTotal('interviews', { typeId: filter.typeId });
       return paginate(page, {
-        total: () => totalOf(db, total),
+        total: () => totalOf(db, filter.interviewTitle ? countedTotal(interviews, where) : kept),
         rows: (limit, offset) => {
-          // The page's ids from an index first, then their rows (see the user list).
-          const pageIds = db
-            .select({ id: interviews.id })
-            .from(interviews)
-            .where(where)
-            .orderBy(...order)
-            .limit(limit)
-            .offset(offset)
-            .as('page');
-          return db
+          // The page's ids from an index (or the title filter's matches) first, then their rows
+          // (see the user list).
+          const { query, pageIds, total } = pageSource(db, {
+            table: interviews,
+            date: interviews.onShelfDate,
+            id: interviews.id,
+            where,
+            textFiltered: Boolean(filter.interviewTitle),
+            kept,
+            limit,
+            offset,
+          });
+          return query
             .select({ ...getTableColumns(interviews), total })
             .from(interviews)
-            .innerJoin(pageIds, eq(pageIds.id, interviews.id))
+            .innerJoin(pageIds, sql`page.id = ${interviews.id}`)
             .orderBy(...order);
         },
       });

@@ -3,7 +3,7 @@ import type { Db } from '../../db/client';
 import { keptTotal } from '../../db/list-counts';
 import { issues, users } from '../../db/schema';
 import { likePattern } from '../../lib/filters';
-import { countedTotal, givenFilters, newestFirst, paginate, statementsByFilters, totalOf, type Page, type PageRequest } from '../../lib/paging';
+import { countedTotal, givenFilters, newestFirst, pageSource, paginate, statementsByFilters, totalOf, type Page, type PageRequest } from '../../lib/paging';
 
 export type IssueRow = typeof issues.$inferSelect;
 export type IssueChanges = Partial<Pick<IssueRow, 'issueTitle' | 'issueContent' | 'typeId' | 'issueStatus'>>;
@@ -38,21 +38,25 @@ function listSql(values: ListValues<Placeholder>) {
 
 export function createIssueRepository(db: Db) {
   const listStatement = statementsByFilters('issue', (given, name) => {
-    const { where, total } = listSql(Object.fromEntries(given.map((key) => [key, sql.placeholder(key)])));
+    const values: ListValues<Placeholder> = Object.fromEntries(given.map((key) => [key, sql.placeholder(key)]));
+    const { where, total: kept } = listSql(values);
     const order = newestFirst(issues.issueDate, issues.id);
-    // The page's ids from an index first, then their rows and authors (see the user list).
-    const pageIds = db
-      .select({ id: issues.id })
-      .from(issues)
-      .where(where)
-      .orderBy(...order)
-      .limit(sql.placeholder('limit'))
-      .offset(sql.placeholder('offset'))
-      .as('page');
-    return db
+    // The page's ids from an index (or the title filter's matches) first, then their rows and
+    // authors (see the user list).
+    const { query, pageIds, total } = pageSource(db, {
+      table: issues,
+      date: issues.issueDate,
+      id: issues.id,
+      where,
+      textFiltered: values.issueTitle !== undefined,
+      kept,
+      limit: sql.placeholder('limit'),
+      offset: sql.placeholder('offset'),
+    });
+    return query
       .select({ ...getTableColumns(issues), user: { id: users.id, nickname: users.nickname, avatar: users.avatar }, total })
       .from(issues)
-      .innerJoin(pageIds, eq(pageIds.id, issues.id))
+      .innerJoin(pageIds, sql`page.id = ${issues.id}`)
       .innerJoin(users, eq(users.id, issues.userId))
       .orderBy(...order)
       .prepare(name);

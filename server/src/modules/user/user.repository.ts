@@ -3,7 +3,7 @@ import { queryRows, type Db } from '../../db/client';
 import { DAY_ANCHOR_FROM, keptTotal, pageIdsByDays } from '../../db/list-counts';
 import { users } from '../../db/schema';
 import { likePattern } from '../../lib/filters';
-import { countedTotal, givenFilters, newestFirst, paginate, statementsByFilters, totalOf, type Page, type PageRequest } from '../../lib/paging';
+import { countedTotal, givenFilters, newestFirst, pageSource, paginate, statementsByFilters, totalOf, type Page, type PageRequest } from '../../lib/paging';
 
 /** A user as it may leave the database: everything but the password hash. */
 export type UserRow = Omit<typeof users.$inferSelect, 'passwordHash'>;
@@ -50,23 +50,26 @@ function listSql(values: ListValues<Placeholder>) {
 
 export function createUserRepository(db: Db) {
   const listStatement = statementsByFilters('user', (given, name) => {
-    const { where, total } = listSql(Object.fromEntries(given.map((key) => [key, sql.placeholder(key)])));
-    const order = newestFirst(users.registerDate, users.id);
-    // The page's ids first, from the date index alone, and only then their rows: a deep page
-    // skips index entries, not whole rows. The total rides along (see paginate).
-    const pageIds = db
-      .select({ id: users.id })
-      .from(users)
-      .where(where)
-      .orderBy(...order)
-      .limit(sql.placeholder('limit'))
-      .offset(sql.placeholder('offset'))
-      .as('page');
-    return db
+    const values: ListValues<Placeholder> = Object.fromEntries(given.map((key) => [key, sql.placeholder(key)]));
+    const { where, total: kept } = listSql(values);
+    // The page's ids first, from the date index alone (or from the matches of a substring
+    // filter), and only then their rows: a deep page skips index entries, not whole rows. The
+    // total rides along (see paginate).
+    const { query, pageIds, total } = pageSource(db, {
+      table: users,
+      date: users.registerDate,
+      id: users.id,
+      where,
+      textFiltered: values.loginId !== undefined || values.nickname !== undefined,
+      kept,
+      limit: sql.placeholder('limit'),
+      offset: sql.placeholder('offset'),
+    });
+    return query
       .select({ ...publicColumns, total })
       .from(users)
-      .innerJoin(pageIds, eq(pageIds.id, users.id))
-      .orderBy(...order)
+      .innerJoin(pageIds, sql`page.id = ${users.id}`)
+      .orderBy(...newestFirst(users.registerDate, users.id))
       .prepare(name);
   });
 
