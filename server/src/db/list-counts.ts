@@ -49,6 +49,11 @@ const BLOCK_DAYS = 32;
  * planner that the stretch is short, so it walks the index in order instead of sorting. Some
  * fifty kept rows are read instead of tens of thousands of index entries. One statement, one
  * snapshot: the counts and the rows agree. Exact for every offset, past the end included.
+ *
+ * The limit, too, is a subquery: a bare `LIMIT $n` makes PostgreSQL plan the statement again on
+ * every call (a plan for the given page size always looks cheaper than the generic one), and
+ * planning these CTEs cost three times their execution (pgbench: 3,500 → 9,900 tps). Nothing in
+ * the plan depends on the values: the bounds come from the kept counts at run time.
  */
 export function pageIdsByDays(list: DayCountedList, date: Column, id: Column, limit: Placeholder, offset: Placeholder): SQL {
   const first = sql`${offset}::bigint`;
@@ -75,6 +80,6 @@ export function pageIdsByDays(list: DayCountedList, date: Column, id: Column, li
     where ${date} < ((select first_day from in_days) + 1)::bigint * 86400000
       and ${date} >= (select last_day from in_days)::bigint * 86400000
     order by ${date} desc nulls last, ${id} desc nulls last
-    limit ${limit} offset (select ${first} - first_above from in_days)
+    limit (select ${limit}::bigint) offset (select ${first} - first_above from in_days)
   ) as page`;
 }
