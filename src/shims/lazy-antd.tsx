@@ -5,35 +5,10 @@
 // ProLayout's menu on a phone-sized window. .umirc.ts gives
 // them this module for 'antd': everything else is antd itself; those components are fetched the
 // first time one renders (~30 KB gzipped less on every list page).
-import {
-  forwardRef,
-  lazy,
-  Suspense,
-  type ComponentType,
-  type ReactNode,
-  type Ref,
-} from 'react';
+import type { ReactNode } from 'react';
+import { lazyPart, part } from './lazyPart';
 
 export * from 'antd';
-
-type Props = Record<string, unknown> & { children?: ReactNode };
-
-function lazyPart(
-  load: () => Promise<{ default: ComponentType<any> }>,
-  fallback: (props: Props) => ReactNode = () => null,
-) {
-  const Part = lazy(load);
-  return forwardRef(function LazyPart(props: Props, ref: Ref<unknown>) {
-    return (
-      <Suspense fallback={fallback(props)}>
-        <Part {...props} ref={ref} />
-      </Suspense>
-    );
-  });
-}
-
-const part = <M,>(load: () => Promise<M>, pick: (module: M) => unknown) => () =>
-  load().then((module) => ({ default: pick(module) as ComponentType<any> }));
 
 const tabs = () => import('antd/es/tabs');
 export const Tabs = Object.assign(lazyPart(tabs), {
@@ -53,7 +28,7 @@ export const Steps = Object.assign(lazyPart(steps), {
 
 // Until it arrives, a text shows as plain text rather than not at all.
 const typography = () => import('antd/es/typography');
-const asText = ({ children }: Props) => <span>{children}</span>;
+const asText = ({ children }: { children?: ReactNode }) => <span>{children}</span>;
 export const Typography = {
   Text: lazyPart(part(typography, (module) => module.default.Text), asText),
   Paragraph: lazyPart(part(typography, (module) => module.default.Paragraph), asText),
