@@ -1,8 +1,9 @@
 import path from 'node:path';
 import { buildApp, loggerOptions } from './app';
 import { ConfigError, loadConfig } from './config';
-import { openDatabase, type Database } from './db/client';
-import { DataDirInUseError, lockDataDir } from './lib/data-dir-lock';
+import type { Database } from './db/client';
+import { openConfiguredDatabase } from './db/configured';
+import { DataDirInUseError } from './lib/data-dir-lock';
 import { createAdminRepository } from './modules/admin/admin.repository';
 import { ensureFirstSuperAdmin, type FirstAdmin } from './modules/admin/first-admin';
 import { DEMO_SIZES, isEmpty, seed } from './seed/seed';
@@ -33,18 +34,13 @@ function banner(url: string, database: Database, dataDir: string, first: FirstAd
 
 async function main() {
   const config = loadConfig(process.env, { webRoot: DEFAULT_WEB_ROOT });
-  const releaseLock = config.databaseUrl ? () => undefined : lockDataDir(config.dataDir);
-
-  let database: Database;
+  const database = await openConfiguredDatabase(config, {
+    onPoolError: (error) => console.error('数据库连接中断：', error.message),
+  });
   try {
-    database = await openDatabase(
-      config.databaseUrl
-        ? { kind: 'postgres', url: config.databaseUrl, onPoolError: (error) => console.error('数据库连接中断：', error.message) }
-        : { kind: 'embedded', dataDir: path.join(config.dataDir, 'pglite') },
-    );
     await database.migrate();
   } catch (error) {
-    releaseLock();
+    await database.close();
     throw error;
   }
 
@@ -65,12 +61,17 @@ async function main() {
     try {
       await app.drain(DRAIN_GRACE_MS);
       await app.close();
-      await database.close();
     } catch (error) {
       app.log.error({ err: error }, 'error while shutting down');
       code = 1;
     }
-    releaseLock();
+    // Closed (and the data folder given back) whatever became of the requests.
+    try {
+      await database.close();
+    } catch (error) {
+      app.log.error({ err: error }, 'error while closing the database');
+      code = 1;
+    }
     process.exit(code);
   };
   process.once('SIGTERM', stop);

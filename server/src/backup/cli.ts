@@ -10,8 +10,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config';
-import { openDatabase } from '../db/client';
-import { DataDirInUseError, lockDataDir } from '../lib/data-dir-lock';
+import { openConfiguredDatabase } from '../db/configured';
+import { DataDirInUseError } from '../lib/data-dir-lock';
 import { backup, BackupError, restore, type TableCounts } from './backup';
 
 const USAGE = `用法：
@@ -47,12 +47,7 @@ async function main() {
   }
 
   const config = loadConfig();
-  const release = config.databaseUrl ? () => undefined : lockDataDir(config.dataDir);
-  const database = await openDatabase(
-    config.databaseUrl
-      ? { kind: 'postgres', url: config.databaseUrl }
-      : { kind: 'embedded', dataDir: path.join(config.dataDir, 'pglite') },
-  );
+  const database = await openConfiguredDatabase(config);
   const where = database.kind === 'postgres' ? 'PostgreSQL（DATABASE_URL）' : `内置数据库（${config.dataDir}）`;
   const started = Date.now();
   try {
@@ -71,7 +66,6 @@ async function main() {
     }
   } finally {
     await database.close();
-    release();
   }
 }
 

@@ -3,11 +3,10 @@
  * DATA_DIR) with realistic demo content. Sizes come from flags, e.g.
  *   npm run seed -- --users 1000000 --issues 200000 --comments 1000000 --books 100000
  */
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config';
-import { openDatabase } from '../db/client';
-import { DataDirInUseError, lockDataDir } from '../lib/data-dir-lock';
+import { openConfiguredDatabase } from '../db/configured';
+import { DataDirInUseError } from '../lib/data-dir-lock';
 import { DEFAULT_SIZES, DEMO_SIZES, resetContent, seed, SEEDED_USER_PASSWORD, type SeedSizes } from './seed';
 
 const USAGE = `用法：npm run seed -- [--users N] [--books N] [--interviews N] [--issues N] [--comments N] [--demo] [--reset]
@@ -66,12 +65,7 @@ function progressBar(): (table: string, done: number, total: number) => void {
 async function main() {
   const { sizes, reset } = parseSizes(process.argv.slice(2));
   const config = loadConfig();
-  const release = config.databaseUrl ? () => undefined : lockDataDir(config.dataDir);
-  const database = await openDatabase(
-    config.databaseUrl
-      ? { kind: 'postgres', url: config.databaseUrl }
-      : { kind: 'embedded', dataDir: path.join(config.dataDir, 'pglite') },
-  );
+  const database = await openConfiguredDatabase(config);
   try {
     await database.migrate();
     console.error(`填充${database.kind === 'postgres' ? ' PostgreSQL' : `内置数据库（${config.dataDir}）`}：${JSON.stringify(sizes)}`);
@@ -81,7 +75,6 @@ async function main() {
     console.error(`完成，用时 ${((Date.now() - started) / 1000).toFixed(1)} 秒。演示用户的密码都是 ${SEEDED_USER_PASSWORD}。`);
   } finally {
     await database.close();
-    release();
   }
 }
 
