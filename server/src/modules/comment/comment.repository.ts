@@ -58,8 +58,7 @@ function listSql(values: ListValues<Placeholder>) {
 }
 
 export function createCommentRepository(db: Db) {
-  const listStatement = statementsByFilters('comment', (given, name) => {
-    const values: ListValues<Placeholder> = Object.fromEntries(given.map((key) => [key, sql.placeholder(key)]));
+  const listStatement = statementsByFilters('comment', (values: ListValues<Placeholder>, name) => {
     const { where, total: kept } = listSql(values);
     const order = newestFirst(comments.commentDate, comments.id);
     // The page's ids from an index (or the content filter's matches) first, then their rows,
@@ -71,8 +70,6 @@ export function createCommentRepository(db: Db) {
       where,
       textFiltered: values.commentContent !== undefined,
       kept,
-      limit: sql.placeholder('limit'),
-      offset: sql.placeholder('offset'),
     });
     return query
       .select({

@@ -37,8 +37,7 @@ function listSql(values: ListValues<Placeholder>) {
 }
 
 export function createIssueRepository(db: Db) {
-  const listStatement = statementsByFilters('issue', (given, name) => {
-    const values: ListValues<Placeholder> = Object.fromEntries(given.map((key) => [key, sql.placeholder(key)]));
+  const listStatement = statementsByFilters('issue', (values: ListValues<Placeholder>, name) => {
     const { where, total: kept } = listSql(values);
     const order = newestFirst(issues.issueDate, issues.id);
     // The page's ids from an index (or the title filter's matches) first, then their rows and
@@ -50,8 +49,6 @@ export function createIssueRepository(db: Db) {
       where,
       textFiltered: values.issueTitle !== undefined,
       kept,
-      limit: sql.placeholder('limit'),
-      offset: sql.placeholder('offset'),
     });
     return query
       .select({ ...getTableColumns(issues), user: { id: users.id, nickname: users.nickname, avatar: users.avatar }, total })

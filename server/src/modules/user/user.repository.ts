@@ -49,8 +49,7 @@ function listSql(values: ListValues<Placeholder>) {
 }
 
 export function createUserRepository(db: Db) {
-  const listStatement = statementsByFilters('user', (given, name) => {
-    const values: ListValues<Placeholder> = Object.fromEntries(given.map((key) => [key, sql.placeholder(key)]));
+  const listStatement = statementsByFilters('user', (values: ListValues<Placeholder>, name) => {
     const { where, total: kept } = listSql(values);
     // The page's ids first, from the date index alone (or from the matches of a substring
     // filter), and only then their rows: a deep page skips index entries, not whole rows. The
@@ -62,8 +61,6 @@ export function createUserRepository(db: Db) {
       where,
       textFiltered: values.loginId !== undefined || values.nickname !== undefined,
       kept,
-      limit: sql.placeholder('limit'),
-      offset: sql.placeholder('offset'),
     });
     return query
       .select({ ...publicColumns, total })
