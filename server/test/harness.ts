@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { Client } from 'pg';
 import { buildApp } from '../src/app';
 import { loadConfig, type Config } from '../src/config';
 import { openDatabase, type Database } from '../src/db/client';
+import { scratchDatabase } from './live/postgres';
 import { createAdminRepository } from '../src/modules/admin/admin.repository';
 import { ensureFirstSuperAdmin } from '../src/modules/admin/first-admin';
 
@@ -30,23 +29,9 @@ export async function freshDatabase(onQuery: (sql: string) => void = () => undef
     const database = await openDatabase({ kind: 'embedded', dataDir: null, onQuery });
     return { database, drop: async () => undefined };
   }
-  const name = `cs_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = new Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name} template template0`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 5, onQuery });
-  return {
-    database,
-    drop: async () => {
-      const client = new Client({ connectionString: adminUrl });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    },
-  };
+  const { url, drop } = await scratchDatabase(adminUrl, 'cs_test');
+  const database = await openDatabase({ kind: 'postgres', url, poolSize: 5, onQuery });
+  return { database, drop };
 }
 
 // Anything that looks like a stored password must never appear in an answer (CONTRACT.md).

@@ -11,8 +11,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { Client } from 'pg';
 import { openDatabase, queryRows, type Database } from '../src/db/client';
+import { scratchDatabase } from './live/postgres';
 import { seed } from '../src/seed/seed';
 import { sql } from 'drizzle-orm';
 import { call, imageForm, pngWithTail, signIn, type Answer } from './live/client';
@@ -175,24 +175,14 @@ async function prepareDatabase(): Promise<{ dataDir: string; databaseUrl?: strin
       drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }),
     };
   }
-  const name = `cs_soak_${Date.now().toString(36)}`;
-  const admin = new Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name} template template0`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const databaseUrl = url.toString();
+  const scratch = await scratchDatabase(adminUrl, 'cs_soak');
   return {
     dataDir,
-    databaseUrl,
-    open: () => openDatabase({ kind: 'postgres', url: databaseUrl }),
+    databaseUrl: scratch.url,
+    open: () => openDatabase({ kind: 'postgres', url: scratch.url }),
     drop: async () => {
       fs.rmSync(dataDir, { recursive: true, force: true });
-      const client = new Client({ connectionString: adminUrl });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
+      await scratch.drop();
     },
   };
 }

@@ -1,4 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -106,4 +107,25 @@ export class PostgresCluster {
     this.pgCtl(['-m', 'immediate', 'stop'], false);
     fs.rmSync(this.dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * A new, empty database named `prefix` plus something unique, on the PostgreSQL server `adminUrl`
+ * points at: its URL, and `drop` to remove it again (sessions still on it are ended).
+ */
+export async function scratchDatabase(adminUrl: string, prefix: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `${prefix}_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const run = async (statement: string) => {
+    const client = new Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await run(`create database ${name} template template0`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => run(`drop database if exists ${name} with (force)`) };
 }
