@@ -33,6 +33,17 @@ describe('configuration', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({ port: 7001, host: '127.0.0.1', databaseUrl: null, adminLoginId: 'admin', trustProxy: false });
     expect(config.dataDir).toBe(path.resolve('./data'));
+    expect(config.databaseTimeouts).toEqual({ acquireMs: 2000, lockMs: 2000, statementMs: 2000 });
+  });
+
+  it('reads the database time-outs, and refuses what is not a sane number of milliseconds', () => {
+    const env = { DB_ACQUIRE_TIMEOUT_MS: '1500', DB_LOCK_TIMEOUT_MS: '800', DB_STATEMENT_TIMEOUT_MS: '30000' };
+    expect(loadConfig(env).databaseTimeouts).toEqual({ acquireMs: 1500, lockMs: 800, statementMs: 30000 });
+    for (const name of ['DB_ACQUIRE_TIMEOUT_MS', 'DB_LOCK_TIMEOUT_MS', 'DB_STATEMENT_TIMEOUT_MS']) {
+      for (const value of ['0', '99', '-5', '2s', '1e4', '600001']) {
+        expect(() => loadConfig({ [name]: value })).toThrow(name);
+      }
+    }
   });
 });
 

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { DEFAULT_TIMEOUTS, type DatabaseTimeouts } from './db/timeouts';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -17,6 +18,8 @@ export interface Config {
   captchaTestAnswer: string | null;
   /** The built front end served at the root; null when there is none to serve. */
   webRoot: string | null;
+  /** How long a call may wait on PostgreSQL for a connection, a lock and a statement. */
+  databaseTimeouts: DatabaseTimeouts;
 }
 
 export class ConfigError extends Error {
@@ -51,6 +54,15 @@ function bool(env: Env, name: string): boolean {
   if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
   if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
   throw new ConfigError(name, `"${raw}" 应为 true 或 false`);
+}
+
+function milliseconds(env: Env, name: string, fallback: number): number {
+  const raw = text(env, name);
+  if (raw === null) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < 100 || Number(raw) > 600_000) {
+    throw new ConfigError(name, `"${raw}" 应为 100 到 600000 之间的毫秒数`);
+  }
+  return Number(raw);
 }
 
 function databaseUrl(env: Env): string | null {
@@ -114,6 +126,11 @@ export function loadConfig(env: Env = process.env, defaults: { webRoot?: string 
     trustProxy: bool(env, 'TRUST_PROXY'),
     nodeEnv,
     captchaTestAnswer,
+    databaseTimeouts: {
+      acquireMs: milliseconds(env, 'DB_ACQUIRE_TIMEOUT_MS', DEFAULT_TIMEOUTS.acquireMs),
+      lockMs: milliseconds(env, 'DB_LOCK_TIMEOUT_MS', DEFAULT_TIMEOUTS.lockMs),
+      statementMs: milliseconds(env, 'DB_STATEMENT_TIMEOUT_MS', DEFAULT_TIMEOUTS.statementMs),
+    },
     webRoot: text(env, 'WEB_ROOT') ? path.resolve(text(env, 'WEB_ROOT')!) : (defaults.webRoot ?? null),
   };
 }

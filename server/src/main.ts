@@ -36,6 +36,7 @@ async function main() {
   const config = loadConfig(process.env, { webRoot: DEFAULT_WEB_ROOT });
   const database = await openConfiguredDatabase(config, {
     onPoolError: (error) => console.error('数据库连接中断：', error.message),
+    timeouts: config.databaseTimeouts,
   });
   try {
     await database.migrate();

@@ -1,7 +1,7 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../src/app';
 import { loadConfig, type Config } from '../src/config';
-import { openDatabase, type Database } from '../src/db/client';
+import { DEFAULT_TIMEOUTS, openDatabase, type Database } from '../src/db/client';
 import { scratchDatabase } from './live/postgres';
 import { createAdminRepository } from '../src/modules/admin/admin.repository';
 import { ensureFirstSuperAdmin } from '../src/modules/admin/first-admin';
@@ -30,7 +30,8 @@ export async function freshDatabase(onQuery: (sql: string) => void = () => undef
     return { database, drop: async () => undefined };
   }
   const { url, drop } = await scratchDatabase(adminUrl, 'cs_test');
-  const database = await openDatabase({ kind: 'postgres', url, poolSize: 5, onQuery });
+  // The server's own bounds on waiting, so that the suites see what production does.
+  const database = await openDatabase({ kind: 'postgres', url, poolSize: 5, timeouts: DEFAULT_TIMEOUTS, onQuery });
   return { database, drop };
 }
 

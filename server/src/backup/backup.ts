@@ -6,6 +6,7 @@ import zlib from 'node:zlib';
 import { asc, getTableColumns, gt, is, sql, type Column } from 'drizzle-orm';
 import { getTableConfig, PgTable } from 'drizzle-orm/pg-core';
 import { queryRows, type Database, type Db } from '../db/client';
+import { ALL_TABLES, writeTransaction } from '../db/write-lock';
 import * as schema from '../db/schema';
 
 /**
@@ -242,7 +243,8 @@ export async function restore(database: Database, file: string, { force = false 
 
     const all = tables();
     const restored: TableCounts = {};
-    await db.transaction(async (tx) => {
+    // Every table's write lock: a server on the same PostgreSQL waits instead of writing between.
+    await writeTransaction(db, ALL_TABLES, async (tx) => {
       if (total > 0) {
         const names = backedUp().map((info) => sql.identifier(info.name));
         await tx.execute(sql`truncate table ${sql.join(names, sql`, `)} restart identity`);

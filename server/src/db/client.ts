@@ -8,9 +8,11 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { sql, type SQL } from 'drizzle-orm';
-import { Pool } from 'pg';
-import { sqlState } from '../lib/errors';
+import pg, { Pool } from 'pg';
 import { preparedStatements } from './pglite-statements';
+import { ABANDON_MARGIN_MS, type DatabaseTimeouts } from './timeouts';
+
+export { DEFAULT_TIMEOUTS, type DatabaseTimeouts } from './timeouts';
 import * as schema from './schema';
 
 /** The drizzle handle both drivers share; a transaction handle is one too. */
@@ -77,7 +79,7 @@ interface QueryObserver {
 
 export type DatabaseOptions = QueryObserver &
   (
-    | { kind: 'postgres'; url: string; poolSize?: number; onPoolError?: (error: Error) => void }
+    | { kind: 'postgres'; url: string; poolSize?: number; timeouts?: DatabaseTimeouts; onPoolError?: (error: Error) => void }
     | { kind: 'embedded'; dataDir: string | null }
   );
 
@@ -93,31 +95,35 @@ function migrationsFolder(): string {
   return found;
 }
 
-const CONNECT_TIMEOUT_MS = 2000;
-
-// deadlock_detected and serialization_failure: PostgreSQL ended the transaction so that another
-// could go on; run again, it succeeds. (PGlite runs one transaction at a time and never does this.)
-const RETRYABLE_STATES = new Set(['40P01', '40001']);
-const TRANSACTION_ATTEMPTS = 4;
+type QueryCallback = (error: Error | null, result?: unknown) => void;
 
 /**
- * Concurrent writers that lock the same rows in different orders (a comment being added to an
- * issue while its author is deleted; the counters kept by triggers) can deadlock: every
- * transaction is run again, after a short random pause, when the database chose it as the victim.
+ * A pg Client that drops its connection when a statement has had no answer `boundMs` after it
+ * was sent. node-postgres's own query_timeout only stops waiting: the statement stays in flight
+ * on the connection, which goes back to the pool with its transaction in an unknown state, and
+ * the next caller's statements queue behind it. Dropping the connection fails the statement at
+ * once (a 503), makes the pool discard the client, and leaves PostgreSQL to roll back whatever
+ * the connection had begun.
  */
-function retryingTransactions(db: Db): Db {
-  const run = db.transaction.bind(db);
-  db.transaction = (async (work, config) => {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await run(work, config);
-      } catch (error) {
-        if (attempt >= TRANSACTION_ATTEMPTS || !RETRYABLE_STATES.has(sqlState(error) ?? '')) throw error;
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * 25 * attempt));
+function boundedClient(boundMs: number): typeof pg.Client {
+  return class BoundedClient extends pg.Client {
+    // pg's query() has many overloads; this one forwards them all.
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    query(config: any, values?: any, callback?: any): any {
+      // Cursors and other submittables keep a portal open across calls: left as they are.
+      if (typeof config?.submit === 'function') return super.query(config, values, callback);
+      if (typeof values === 'function') [values, callback] = [undefined, values];
+      const timer = setTimeout(() => (this as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy(), boundMs);
+      if (typeof callback === 'function') {
+        const done = callback as QueryCallback;
+        return super.query(config, values, (error: Error | null, result: unknown) => {
+          clearTimeout(timer);
+          done(error, result);
+        });
       }
+      return (super.query(config, values) as Promise<unknown>).finally(() => clearTimeout(timer));
     }
-  }) as Db['transaction'];
-  return db;
+  } as unknown as typeof pg.Client;
 }
 
 /**
@@ -137,12 +143,17 @@ const MIGRATION_LOCK_KEY = 7_001_2024;
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.kind === 'postgres') {
+    const timeouts = options.timeouts;
     const pool = new Pool({
       connectionString: options.url,
       max: options.poolSize ?? 10,
-      // A call must be answered (503 when need be) within the front end's 3000 ms time-out, also
-      // when the database does not answer a connection attempt or every connection is busy.
-      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      // Without time-outs (the command-line tools) a long statement or lock wait is allowed.
+      connectionTimeoutMillis: timeouts?.acquireMs ?? 10_000,
+      ...(timeouts && {
+        lock_timeout: timeouts.lockMs,
+        statement_timeout: timeouts.statementMs,
+        Client: boundedClient(timeouts.statementMs + ABANDON_MARGIN_MS),
+      }),
       // A connection whose peer vanished without closing it is noticed instead of hanging.
       keepAlive: true,
     });
@@ -152,7 +163,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // statements) that loses its connection would raise an unhandled 'error' and end the process.
     // Its statement fails on its own (503), and the pool drops the broken client on release.
     pool.on('connect', (client) => client.on('error', () => undefined));
-    const db = retryingTransactions(drizzlePg({ client: pool, schema, logger: queryLogger(options) }) as unknown as Db);
+    const db = drizzlePg({ client: pool, schema, logger: queryLogger(options) }) as unknown as Db;
     return {
       db,
       kind: 'postgres',

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Config } from '../config';
 import { lockDataDir } from '../lib/data-dir-lock';
-import { openDatabase, type Database } from './client';
+import { openDatabase, type Database, type DatabaseTimeouts } from './client';
 
 /**
  * The database the configuration names, for the server and the command-line tools alike:
@@ -11,14 +11,15 @@ import { openDatabase, type Database } from './client';
  */
 export async function openConfiguredDatabase(
   config: Pick<Config, 'databaseUrl' | 'dataDir'>,
-  options: { onPoolError?: (error: Error) => void } = {},
+  // The server bounds its waits (config.databaseTimeouts); the command-line tools pass none.
+  options: { onPoolError?: (error: Error) => void; timeouts?: DatabaseTimeouts } = {},
 ): Promise<Database> {
   const release = config.databaseUrl ? () => undefined : lockDataDir(config.dataDir);
   let database: Database;
   try {
     database = await openDatabase(
       config.databaseUrl
-        ? { kind: 'postgres', url: config.databaseUrl, onPoolError: options.onPoolError }
+        ? { kind: 'postgres', url: config.databaseUrl, onPoolError: options.onPoolError, timeouts: options.timeouts }
         : { kind: 'embedded', dataDir: path.join(config.dataDir, 'pglite') },
     );
   } catch (error) {

@@ -51,8 +51,9 @@ export function validationMessage(issues: AjvIssue[]): string {
   }
 }
 
-// Errors that mean "the database cannot be reached right now", not "this request is wrong".
-const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006', '53300']);
+// Errors that mean "the database cannot answer right now", not "this request is wrong": among
+// them a statement or lock wait past its time-out (57014, 55P03; see DatabaseTimeouts).
+const UNAVAILABLE_CODES = new Set(['57014', '55P03', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006', '53300']);
 
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;

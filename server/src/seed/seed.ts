@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { ALL_TABLES, writeTransaction, type LockedTable } from '../db/write-lock';
 import { queryRows } from '../db/client';
 import { DEFAULT_AVATAR, DEFAULT_BOOK_COVER } from '../lib/defaults';
 import { newId } from '../lib/ids';
@@ -37,11 +38,12 @@ const pick = (values: string[], salt: number) =>
 /** A number in [0, n) derived from the row number. */
 const hashMod = (n: number, salt: number) => sql`(abs(hashint4(g * 31 + ${salt})) % ${n})`;
 
-async function inBatches(total: number, table: string, progress: Progress, insert: (from: number, to: number) => SQL, db: Db) {
+async function inBatches(total: number, table: LockedTable, progress: Progress, insert: (from: number, to: number) => SQL, db: Db) {
   progress(table, 0, total);
   for (let from = 1; from <= total; from += BATCH) {
     const to = Math.min(total, from + BATCH - 1);
-    await db.execute(insert(from, to));
+    // A server may be writing the same database (PostgreSQL): each batch takes its table's write lock.
+    await writeTransaction(db, [table], (tx) => tx.execute(insert(from, to)));
     progress(table, to, total);
   }
 }
@@ -59,7 +61,9 @@ export async function seed(db: Db, sizes: SeedSizes, progress: Progress = () => 
 
   // Types: the reference's categories, reusing those that already exist.
   for (const typeName of pool.TYPE_NAMES) {
-    await db.execute(sql`insert into types (id, type_name, created_at) values (${newId()}, ${typeName}, ${now}) on conflict do nothing`);
+    await writeTransaction(db, ['types'], (tx) =>
+      tx.execute(sql`insert into types (id, type_name, created_at) values (${newId()}, ${typeName}, ${now}) on conflict do nothing`),
+    );
   }
   const typeIds = (await queryRows<{ id: string }>(db, sql`select id from types order by created_at, id`)).map((r) => r.id);
   progress('types', typeIds.length, typeIds.length);
@@ -193,15 +197,15 @@ export async function seed(db: Db, sizes: SeedSizes, progress: Progress = () => 
 
   // Counters follow from the rows, so they are exact whatever was there before.
   progress('counters', 0, 2);
-  await db.execute(sql`
+  await writeTransaction(db, ['issues', 'comments'], (tx) => tx.execute(sql`
     update issues set comment_number = coalesce(c.n, 0)
     from (select i.id, count(c.id)::int as n from issues i left join comments c on c.issue_id = i.id group by i.id) c
-    where c.id = issues.id and issues.comment_number is distinct from coalesce(c.n, 0)`);
+    where c.id = issues.id and issues.comment_number is distinct from coalesce(c.n, 0)`));
   progress('counters', 1, 2);
-  await db.execute(sql`
+  await writeTransaction(db, ['books', 'comments'], (tx) => tx.execute(sql`
     update books set comment_number = coalesce(c.n, 0)
     from (select b.id, count(c.id)::int as n from books b left join comments c on c.book_id = b.id group by b.id) c
-    where c.id = books.id and books.comment_number is distinct from coalesce(c.n, 0)`);
+    where c.id = books.id and books.comment_number is distinct from coalesce(c.n, 0)`));
   progress('counters', 2, 2);
 
   await db.execute(sql`drop table if exists seed_pick_users`);
@@ -223,5 +227,5 @@ export async function isEmpty(db: Db): Promise<boolean> {
 
 /** Removes all content (not admins, sessions or uploads). */
 export async function resetContent(db: Db) {
-  await db.execute(sql`truncate comments, issues, interviews, books, users, types`);
+  await writeTransaction(db, ALL_TABLES, (tx) => tx.execute(sql`truncate comments, issues, interviews, books, users, types`));
 }

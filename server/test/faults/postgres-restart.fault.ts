@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { openDatabase } from '../../src/db/client';
 import { call, CLIENT_TIMEOUT_MS, signIn, type Answer } from '../live/client';
+import { describeSample, load, type Sample } from '../live/load';
 import { consistencyProblems } from '../live/consistency';
 import { PostgresCluster } from '../live/postgres';
 import { ServerProcess, sleep } from '../live/server-process';
@@ -13,13 +14,6 @@ import { ServerProcess, sleep } from '../live/server-process';
  * (the envelope) within the front end's 3000 ms time-out, and afterwards the same server process
  * works again, with no restart.
  */
-
-interface Sample {
-  sentAt: number;
-  what: string;
-  /** The answer, or why there was none (refused, reset, timed out). */
-  answer: Answer | { error: string };
-}
 
 let cluster: PostgresCluster;
 let server: ServerProcess;
@@ -39,46 +33,6 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** Workers that keep reading and writing until stopped, recording every outcome. */
-function load(token: string, typeId: string, workers = 8) {
-  const samples: Sample[] = [];
-  let running = true;
-  let n = 0;
-  const book = () => ({ bookTitle: `重启中 ${n}`, downloadLink: 'https://example.com/b', bookIntro: '<p>x</p>', requirePoints: 0, typeId });
-  const requests: Array<[string, string, () => unknown]> = [
-    ['list types', '/api/type', () => undefined],
-    ['list users', '/api/user?pageSize=20&nickname=%E7%94%A8', () => undefined],
-    ['create book', '/api/book', book],
-    ['list books', `/api/book?typeId=${typeId}`, () => undefined],
-    // Writes run in transactions: a connection lost between two of their statements is the hard case.
-    ['create book', '/api/book', book],
-  ];
-  const loops = Array.from({ length: workers }, async () => {
-    while (running) {
-      const [what, url, body] = requests[n++ % requests.length];
-      const payload = body();
-      const sentAt = Date.now();
-      try {
-        const answer = await call(server.url, payload ? 'POST' : 'GET', url, { token, body: payload, timeoutMs: 10_000 });
-        samples.push({ sentAt, what, answer });
-      } catch (error) {
-        samples.push({ sentAt, what, answer: { error: String((error as Error).cause ?? error) } });
-      }
-      await sleep(20);
-    }
-  });
-  return {
-    samples,
-    async stop() {
-      running = false;
-      await Promise.all(loops);
-    },
-  };
-}
-
-const describeSample = (s: Sample) =>
-  `${s.what} sent at ${s.sentAt}: ${'error' in s.answer ? s.answer.error : `${s.answer.status} in ${Math.round(s.answer.ms)} ms ${JSON.stringify(s.answer.body).slice(0, 120)}`}`;
-
 it.each([
   ['a crash (pg_ctl stop -m immediate)', 'immediate' as const],
   ['a clean restart (pg_ctl stop -m fast)', 'fast' as const],
@@ -87,7 +41,7 @@ it.each([
   const type = await call(server.url, 'POST', '/api/type', { token, body: { typeName: `重启-${mode}` } });
   expect(type.status).toBe(201);
 
-  const running = load(token, type.body.data._id);
+  const running = load(server.url, token, type.body.data._id);
   await sleep(1000);
   // Hold the type's row so that the book creations wait inside their transactions: the stop then
   // cuts connections that are checked out of the pool, mid-transaction.

@@ -91,6 +91,41 @@ export class PostgresCluster {
     this.pgCtl(['-m', mode, 'stop']);
   }
 
+  /**
+   * The postmaster and every process it started (backends, background workers), by their parent:
+   * what SIGSTOP must reach for the whole server to hang rather than just stop accepting.
+   */
+  private processes(): number[] {
+    const postmaster = Number(fs.readFileSync(path.join(this.dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const children = fs
+      .readdirSync('/proc')
+      .filter((entry) => /^\d+$/.test(entry))
+      .filter((pid) => {
+        try {
+          // The parent pid is the fourth field, after the command name in parentheses.
+          const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+          return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === postmaster;
+        } catch {
+          return false;
+        }
+      })
+      .map(Number);
+    return [postmaster, ...children];
+  }
+
+  private paused = false;
+
+  /** Hangs the whole server (SIGSTOP to all its processes): connections stay open, nothing answers. */
+  pause(): void {
+    for (const pid of this.processes()) process.kill(pid, 'SIGSTOP');
+    this.paused = true;
+  }
+
+  resume(): void {
+    for (const pid of this.processes()) process.kill(pid, 'SIGCONT');
+    this.paused = false;
+  }
+
   async createDatabase(name: string): Promise<string> {
     const client = new Client({ connectionString: this.url() });
     await client.connect();
@@ -104,6 +139,8 @@ export class PostgresCluster {
 
   async destroy(): Promise<void> {
     process.removeListener('exit', this.reap);
+    // A stopped postmaster would not hear pg_ctl's stop.
+    if (this.paused) this.resume();
     this.pgCtl(['-m', 'immediate', 'stop'], false);
     fs.rmSync(this.dir, { recursive: true, force: true });
   }

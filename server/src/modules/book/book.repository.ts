@@ -2,6 +2,7 @@ import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { keptTotal } from '../../db/list-counts';
 import { books } from '../../db/schema';
+import type { Locked } from '../../db/write-lock';
 import { contains, equalTo } from '../../lib/filters';
 import { countedTotal, newestFirst, pageSource, paginate, totalOf, type Page, type PageRequest } from '../../lib/paging';
 
@@ -52,18 +53,18 @@ export function createBookRepository(db: Db) {
       return row ?? null;
     },
 
-    async insert(row: BookRow, executor: Db = db): Promise<BookRow> {
-      const [created] = await executor.insert(books).values(row).returning();
+    async insert(row: BookRow, tx: Locked<'books'>): Promise<BookRow> {
+      const [created] = await tx.insert(books).values(row).returning();
       return created;
     },
 
-    async update(id: string, changes: BookChanges, executor: Db = db): Promise<BookRow | null> {
-      const [row] = await executor.update(books).set(changes).where(eq(books.id, id)).returning();
+    async update(id: string, changes: BookChanges, tx: Locked<'books'>): Promise<BookRow | null> {
+      const [row] = await tx.update(books).set(changes).where(eq(books.id, id)).returning();
       return row ?? null;
     },
 
-    async delete(id: string, executor: Db = db): Promise<boolean> {
-      const rows = await executor.delete(books).where(eq(books.id, id)).returning({ id: books.id });
+    async delete(id: string, tx: Locked<'books'>): Promise<boolean> {
+      const rows = await tx.delete(books).where(eq(books.id, id)).returning({ id: books.id });
       return rows.length > 0;
     },
   };

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/client';
+import { writeTransaction } from '../../db/write-lock';
 import { DEFAULT_BOOK_COVER } from '../../lib/defaults';
 import { badRequest, notFound } from '../../lib/errors';
 import { requiredHtml } from '../../lib/html';
@@ -44,7 +45,7 @@ export function createBookService(deps: {
     async create(body: CreateBookBody): Promise<Book> {
       const bookIntro = requiredHtml('bookIntro', body.bookIntro);
       const at = now();
-      const created = await db.transaction(async (tx) => {
+      const created = await writeTransaction(db, ['books'], async (tx) => {
         if (!(await types.holdForUse(body.typeId, tx))) throw badRequest(UNKNOWN_TYPE);
         return books.insert(
           {
@@ -72,7 +73,7 @@ export function createBookService(deps: {
         ...(body.bookPic !== undefined && { bookPic: body.bookPic || DEFAULT_BOOK_COVER }),
       };
       if (!Object.keys(changes).length) return get(id);
-      const updated = await db.transaction(async (tx) => {
+      const updated = await writeTransaction(db, ['books', 'comments'], async (tx) => {
         if (changes.typeId && !(await types.holdForUse(changes.typeId, tx))) throw badRequest(UNKNOWN_TYPE);
         const row = await books.update(id, changes, tx);
         if (!row) throw notFound(MISSING);
@@ -83,7 +84,7 @@ export function createBookService(deps: {
     },
 
     async remove(id: string): Promise<void> {
-      await db.transaction(async (tx) => {
+      await writeTransaction(db, ['books', 'comments'], async (tx) => {
         await comments.deleteUnder(2, id, tx);
         if (!(await books.delete(id, tx))) throw notFound(MISSING);
       });

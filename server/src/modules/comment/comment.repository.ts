@@ -2,6 +2,7 @@ import { and, eq, getTableColumns, ilike, inArray, sql, type Placeholder } from 
 import type { Db } from '../../db/client';
 import { keptTotal } from '../../db/list-counts';
 import { books, comments, issues, users } from '../../db/schema';
+import type { Locked } from '../../db/write-lock';
 import { likePattern } from '../../lib/filters';
 import { countedTotal, givenFilters, newestFirst, pageSource, paginate, statementsByFilters, totalOf, type Page, type PageRequest } from '../../lib/paging';
 
@@ -111,13 +112,13 @@ export function createCommentRepository(db: Db) {
       return rows.length > 0;
     },
 
-    async insert(row: CommentRow, executor: Db = db): Promise<CommentRow> {
-      const [created] = await executor.insert(comments).values(row).returning();
+    async insert(row: CommentRow, tx: Locked<'comments'>): Promise<CommentRow> {
+      const [created] = await tx.insert(comments).values(row).returning();
       return created;
     },
 
-    async delete(id: string, executor: Db = db): Promise<CommentRow | null> {
-      const [row] = await executor.delete(comments).where(eq(comments.id, id)).returning();
+    async delete(id: string, tx: Locked<'comments'>): Promise<CommentRow | null> {
+      const [row] = await tx.delete(comments).where(eq(comments.id, id)).returning();
       return row ?? null;
     },
 
@@ -125,9 +126,9 @@ export function createCommentRepository(db: Db) {
      * Moves the parent's commentNumber by `delta` and answers the parent's typeId, or null when
      * there is no such parent. The update also locks the parent until the transaction ends.
      */
-    async countOnParent(commentType: CommentType, parentId: string, delta: 1 | -1, executor: Db): Promise<string | null> {
+    async countOnParent(commentType: CommentType, parentId: string, delta: 1 | -1, tx: Locked<'issues' | 'books'>): Promise<string | null> {
       const parent = parentOf(commentType);
-      const [row] = await executor
+      const [row] = await tx
         .update(parent)
         .set({ commentNumber: sql`${parent.commentNumber} + ${delta}` })
         .where(eq(parent.id, parentId))
@@ -136,16 +137,15 @@ export function createCommentRepository(db: Db) {
     },
 
     /** Sets commentNumber of these issues and books to their true count. */
-    async recount(targets: CommentTargets, executor: Db): Promise<void> {
+    async recount(targets: CommentTargets, tx: Locked<'issues' | 'books'>): Promise<void> {
       for (const [parent, ids, column] of [
         [issues, targets.issueIds, comments.issueId],
         [books, targets.bookIds, comments.bookId],
       ] as const) {
         if (!ids.length) continue;
-        // Locked first, in a fixed order: a comment being added meanwhile has then either
-        // committed (and is counted below) or adds its +1 after this transaction.
-        await executor.select({ id: parent.id }).from(parent).where(inArray(parent.id, ids)).orderBy(parent.id).for('update');
-        await executor
+        // Exact without locking the parents first: the caller holds the comments write lock, so
+        // no comment comes or goes until it commits.
+        await tx
           .update(parent)
           .set({ commentNumber: sql`(select count(*)::int from ${comments} where ${column} = ${parent.id})` })
           .where(inArray(parent.id, ids));
@@ -153,8 +153,8 @@ export function createCommentRepository(db: Db) {
     },
 
     /** Deletes every comment the user wrote and answers where they were. */
-    async deleteByUser(userId: string, executor: Db): Promise<CommentTargets> {
-      const rows = await executor
+    async deleteByUser(userId: string, tx: Locked<'comments'>): Promise<CommentTargets> {
+      const rows = await tx
         .delete(comments)
         .where(eq(comments.userId, userId))
         .returning({ issueId: comments.issueId, bookId: comments.bookId });
@@ -163,19 +163,19 @@ export function createCommentRepository(db: Db) {
     },
 
     /** Deletes the comments under the user's issues, whoever wrote them. */
-    async deleteUnderIssuesOf(userId: string, executor: Db): Promise<void> {
-      await executor
+    async deleteUnderIssuesOf(userId: string, tx: Locked<'comments'>): Promise<void> {
+      await tx
         .delete(comments)
-        .where(inArray(comments.issueId, executor.select({ id: issues.id }).from(issues).where(eq(issues.userId, userId))));
+        .where(inArray(comments.issueId, tx.select({ id: issues.id }).from(issues).where(eq(issues.userId, userId))));
     },
 
-    async deleteUnder(commentType: CommentType, parentId: string, executor: Db): Promise<void> {
-      await executor.delete(comments).where(eq(commentType === 1 ? comments.issueId : comments.bookId, parentId));
+    async deleteUnder(commentType: CommentType, parentId: string, tx: Locked<'comments'>): Promise<void> {
+      await tx.delete(comments).where(eq(commentType === 1 ? comments.issueId : comments.bookId, parentId));
     },
 
     /** A comment's typeId is its parent's: when the parent changes type, its comments follow. */
-    async retypeUnder(commentType: CommentType, parentId: string, typeId: string, executor: Db): Promise<void> {
-      await executor
+    async retypeUnder(commentType: CommentType, parentId: string, typeId: string, tx: Locked<'comments'>): Promise<void> {
+      await tx
         .update(comments)
         .set({ typeId })
         .where(eq(commentType === 1 ? comments.issueId : comments.bookId, parentId));

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/client';
+import { writeTransaction } from '../../db/write-lock';
 import { badRequest, notFound } from '../../lib/errors';
 import { requiredHtml } from '../../lib/html';
 import { FIELD_LABELS } from '../../lib/http';
@@ -10,6 +11,8 @@ import type { Comment, CommentListQuery, CommentRow, CreateCommentBody } from '.
 
 const MISSING = '评论不存在';
 const PARENT_MISSING: Record<CommentType, string> = { 1: '问答不存在', 2: '书籍不存在' };
+// A comment write also moves its parent's commentNumber.
+const COMMENT_WRITE = ['books', 'issues', 'comments'] as const;
 const PARENT_FIELD: Record<CommentType, 'issueId' | 'bookId'> = { 1: 'issueId', 2: 'bookId' };
 
 function toComment(row: StoredComment): Comment {
@@ -57,7 +60,7 @@ export function createCommentService(deps: { db: Db; comments: CommentRepository
       if (!parentId) throw badRequest(`缺少必填字段：${FIELD_LABELS[field]}（${field}）`);
       const commentContent = requiredHtml('commentContent', body.commentContent);
       const at = now();
-      const created = await db.transaction(async (tx) => {
+      const created = await writeTransaction(db, COMMENT_WRITE, async (tx) => {
         if (!(await users.holdForUse(userId, tx))) throw badRequest('用户不存在');
         const typeId = await comments.countOnParent(commentType, parentId, 1, tx);
         if (!typeId) throw badRequest(PARENT_MISSING[commentType]);
@@ -79,7 +82,7 @@ export function createCommentService(deps: { db: Db; comments: CommentRepository
     },
 
     async remove(id: string): Promise<void> {
-      await db.transaction(async (tx) => {
+      await writeTransaction(db, COMMENT_WRITE, async (tx) => {
         const removed = await comments.delete(id, tx);
         if (!removed) throw notFound(MISSING);
         const parentId = removed.issueId ?? removed.bookId;

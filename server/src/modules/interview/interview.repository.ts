@@ -2,6 +2,7 @@ import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { keptTotal } from '../../db/list-counts';
 import { interviews } from '../../db/schema';
+import type { Locked } from '../../db/write-lock';
 import { contains, equalTo } from '../../lib/filters';
 import { countedTotal, newestFirst, pageSource, paginate, totalOf, type Page, type PageRequest } from '../../lib/paging';
 
@@ -49,18 +50,18 @@ export function createInterviewRepository(db: Db) {
       return row ?? null;
     },
 
-    async insert(row: InterviewRow, executor: Db = db): Promise<InterviewRow> {
-      const [created] = await executor.insert(interviews).values(row).returning();
+    async insert(row: InterviewRow, tx: Locked<'interviews'>): Promise<InterviewRow> {
+      const [created] = await tx.insert(interviews).values(row).returning();
       return created;
     },
 
-    async update(id: string, changes: InterviewChanges, executor: Db = db): Promise<InterviewRow | null> {
-      const [row] = await executor.update(interviews).set(changes).where(eq(interviews.id, id)).returning();
+    async update(id: string, changes: InterviewChanges, tx: Locked<'interviews'>): Promise<InterviewRow | null> {
+      const [row] = await tx.update(interviews).set(changes).where(eq(interviews.id, id)).returning();
       return row ?? null;
     },
 
-    async delete(id: string): Promise<boolean> {
-      const rows = await db.delete(interviews).where(eq(interviews.id, id)).returning({ id: interviews.id });
+    async delete(id: string, tx: Locked<'interviews'>): Promise<boolean> {
+      const rows = await tx.delete(interviews).where(eq(interviews.id, id)).returning({ id: interviews.id });
       return rows.length > 0;
     },
   };

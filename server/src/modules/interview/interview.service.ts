@@ -1,4 +1,5 @@
 import type { Db } from '../../db/client';
+import { writeTransaction } from '../../db/write-lock';
 import { badRequest, notFound } from '../../lib/errors';
 import { requiredHtml } from '../../lib/html';
 import { newId } from '../../lib/ids';
@@ -36,7 +37,7 @@ export function createInterviewService(deps: { db: Db; interviews: InterviewRepo
     async create(body: CreateInterviewBody): Promise<Interview> {
       const interviewContent = requiredHtml('interviewContent', body.interviewContent);
       const at = now();
-      const created = await db.transaction(async (tx) => {
+      const created = await writeTransaction(db, ['interviews'], async (tx) => {
         if (!(await types.holdForUse(body.typeId, tx))) throw badRequest(UNKNOWN_TYPE);
         return interviews.insert({ id: newId(at), interviewTitle: body.interviewTitle, interviewContent, onShelfDate: at, typeId: body.typeId }, tx);
       });
@@ -49,7 +50,7 @@ export function createInterviewService(deps: { db: Db; interviews: InterviewRepo
         ...(body.interviewContent !== undefined && { interviewContent: requiredHtml('interviewContent', body.interviewContent) }),
       };
       if (!Object.keys(changes).length) return get(id);
-      const updated = await db.transaction(async (tx) => {
+      const updated = await writeTransaction(db, ['interviews'], async (tx) => {
         if (changes.typeId && !(await types.holdForUse(changes.typeId, tx))) throw badRequest(UNKNOWN_TYPE);
         return interviews.update(id, changes, tx);
       });
@@ -58,7 +59,8 @@ export function createInterviewService(deps: { db: Db; interviews: InterviewRepo
     },
 
     async remove(id: string): Promise<void> {
-      if (!(await interviews.delete(id))) throw notFound(MISSING);
+      const removed = await writeTransaction(db, ['interviews'], (tx) => interviews.delete(id, tx));
+      if (!removed) throw notFound(MISSING);
     },
   };
 }

@@ -2,6 +2,7 @@ import { and, eq, getTableColumns, ilike, sql, type Placeholder, type SQL } from
 import type { Db } from '../../db/client';
 import { keptTotal } from '../../db/list-counts';
 import { issues, users } from '../../db/schema';
+import type { Locked } from '../../db/write-lock';
 import { likePattern } from '../../lib/filters';
 import { countedTotal, givenFilters, newestFirst, pageSource, paginate, statementsByFilters, totalOf, type Page, type PageRequest } from '../../lib/paging';
 
@@ -84,23 +85,23 @@ export function createIssueRepository(db: Db) {
       return row ?? null;
     },
 
-    async insert(row: IssueRow, executor: Db = db): Promise<IssueRow> {
-      const [created] = await executor.insert(issues).values(row).returning();
+    async insert(row: IssueRow, tx: Locked<'issues'>): Promise<IssueRow> {
+      const [created] = await tx.insert(issues).values(row).returning();
       return created;
     },
 
-    async update(id: string, changes: IssueChanges, executor: Db = db): Promise<IssueRow | null> {
-      const [row] = await executor.update(issues).set(changes).where(eq(issues.id, id)).returning();
+    async update(id: string, changes: IssueChanges, tx: Locked<'issues'>): Promise<IssueRow | null> {
+      const [row] = await tx.update(issues).set(changes).where(eq(issues.id, id)).returning();
       return row ?? null;
     },
 
-    async delete(id: string, executor: Db = db): Promise<boolean> {
-      const rows = await executor.delete(issues).where(eq(issues.id, id)).returning({ id: issues.id });
+    async delete(id: string, tx: Locked<'issues'>): Promise<boolean> {
+      const rows = await tx.delete(issues).where(eq(issues.id, id)).returning({ id: issues.id });
       return rows.length > 0;
     },
 
-    async deleteByUser(userId: string, executor: Db): Promise<void> {
-      await executor.delete(issues).where(eq(issues.userId, userId));
+    async deleteByUser(userId: string, tx: Locked<'issues'>): Promise<void> {
+      await tx.delete(issues).where(eq(issues.userId, userId));
     },
   };
 }

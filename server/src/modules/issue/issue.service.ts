@@ -1,4 +1,5 @@
 import type { Db } from '../../db/client';
+import { writeTransaction } from '../../db/write-lock';
 import { booleanFilter } from '../../lib/filters';
 import { badRequest, notFound } from '../../lib/errors';
 import { requiredHtml } from '../../lib/html';
@@ -60,7 +61,7 @@ export function createIssueService(deps: {
       const issueContent = requiredHtml('issueContent', body.issueContent);
       const at = now();
       const id = newId(at);
-      await db.transaction(async (tx) => {
+      await writeTransaction(db, ['issues'], async (tx) => {
         if (!(await users.holdForUse(body.userId, tx))) throw badRequest(UNKNOWN_USER);
         if (!(await types.holdForUse(body.typeId, tx))) throw badRequest(UNKNOWN_TYPE);
         await issues.insert(
@@ -87,7 +88,7 @@ export function createIssueService(deps: {
         ...(body.issueContent !== undefined && { issueContent: requiredHtml('issueContent', body.issueContent) }),
       };
       if (Object.keys(changes).length) {
-        await db.transaction(async (tx) => {
+        await writeTransaction(db, ['issues', 'comments'], async (tx) => {
           if (changes.typeId && !(await types.holdForUse(changes.typeId, tx))) throw badRequest(UNKNOWN_TYPE);
           if (!(await issues.update(id, changes, tx))) throw notFound(MISSING);
           if (changes.typeId) await comments.retypeUnder(1, id, changes.typeId, tx);
@@ -97,7 +98,7 @@ export function createIssueService(deps: {
     },
 
     async remove(id: string): Promise<void> {
-      await db.transaction(async (tx) => {
+      await writeTransaction(db, ['issues', 'comments'], async (tx) => {
         await comments.deleteUnder(1, id, tx);
         if (!(await issues.delete(id, tx))) throw notFound(MISSING);
       });

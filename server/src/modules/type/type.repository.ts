@@ -1,6 +1,7 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import { queryRows, type Db } from '../../db/client';
 import { types } from '../../db/schema';
+import type { Locked } from '../../db/write-lock';
 
 export type TypeRow = typeof types.$inferSelect;
 export type TypeRepository = ReturnType<typeof createTypeRepository>;
@@ -38,13 +39,13 @@ export function createTypeRepository(db: Db) {
     },
 
     /** null when the name is taken (also when two writers race). */
-    async insert(row: TypeRow): Promise<TypeRow | null> {
-      const [created] = await db.insert(types).values(row).onConflictDoNothing().returning();
+    async insert(row: TypeRow, tx: Locked<'types'>): Promise<TypeRow | null> {
+      const [created] = await tx.insert(types).values(row).onConflictDoNothing().returning();
       return created ?? null;
     },
 
-    async rename(id: string, typeName: string): Promise<TypeRow | null> {
-      const [row] = await db.update(types).set({ typeName }).where(eq(types.id, id)).returning();
+    async rename(id: string, typeName: string, tx: Locked<'types'>): Promise<TypeRow | null> {
+      const [row] = await tx.update(types).set({ typeName }).where(eq(types.id, id)).returning();
       return row ?? null;
     },
 
@@ -64,8 +65,8 @@ export function createTypeRepository(db: Db) {
       };
     },
 
-    async delete(id: string, executor: Db = db): Promise<boolean> {
-      const rows = await executor.delete(types).where(eq(types.id, id)).returning({ id: types.id });
+    async delete(id: string, tx: Locked<'types'>): Promise<boolean> {
+      const rows = await tx.delete(types).where(eq(types.id, id)).returning({ id: types.id });
       return rows.length > 0;
     },
   };

@@ -1,6 +1,7 @@
 import { conflict, isUniqueViolation, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { Db } from '../../db/client';
+import { writeTransaction } from '../../db/write-lock';
 import type { TypeRecord } from './type.schemas';
 import type { TypeRepository, TypeRow, TypeUsage } from './type.repository';
 
@@ -32,7 +33,7 @@ export function createTypeService(deps: { db: Db; types: TypeRepository; now?: (
     },
 
     async create(typeName: string): Promise<TypeRecord> {
-      const created = await types.insert({ id: newId(), typeName, createdAt: now() });
+      const created = await writeTransaction(db, ['types'], (tx) => types.insert({ id: newId(), typeName, createdAt: now() }, tx));
       if (!created) throw conflict(DUPLICATE);
       return toType(created);
     },
@@ -41,7 +42,7 @@ export function createTypeService(deps: { db: Db; types: TypeRepository; now?: (
       const existing = await types.findByName(typeName);
       if (existing && existing.id !== id) throw conflict(DUPLICATE);
       try {
-        const row = await types.rename(id, typeName);
+        const row = await writeTransaction(db, ['types'], (tx) => types.rename(id, typeName, tx));
         if (!row) throw notFound('类型不存在');
         return toType(row);
       } catch (error) {
@@ -51,7 +52,9 @@ export function createTypeService(deps: { db: Db; types: TypeRepository; now?: (
     },
 
     async remove(id: string): Promise<void> {
-      await db.transaction(async (tx) => {
+      // Every table that refers to types: a content write holding the type (key share) finishes
+      // before the delete looks, and none starts until it is done.
+      await writeTransaction(db, ['types', 'books', 'interviews', 'issues', 'comments'], async (tx) => {
         const usage = await types.usage(id, tx);
         const inUse = describeUsage(usage);
         if (inUse) throw conflict(`该分类下还有内容，无法删除（${inUse}）`);

@@ -2,6 +2,7 @@ import { and, eq, ilike, sql, type Placeholder } from 'drizzle-orm';
 import { queryRows, type Db } from '../../db/client';
 import { DAY_ANCHOR_FROM, keptTotal, pageIdsByDays } from '../../db/list-counts';
 import { users } from '../../db/schema';
+import type { Locked } from '../../db/write-lock';
 import { likePattern } from '../../lib/filters';
 import { countedTotal, givenFilters, newestFirst, pageSource, paginate, statementsByFilters, totalOf, type Page, type PageRequest } from '../../lib/paging';
 
@@ -119,19 +120,19 @@ export function createUserRepository(db: Db) {
      * Whether the user exists, locking it for deletion: from here on nobody can write anything
      * for the user, so what the deletion cleans up stays complete.
      */
-    async lockForDelete(id: string, executor: Db): Promise<boolean> {
-      const rows = await executor.select({ id: users.id }).from(users).where(eq(users.id, id)).for('update');
+    async lockForDelete(id: string, tx: Locked<'users'>): Promise<boolean> {
+      const rows = await tx.select({ id: users.id }).from(users).where(eq(users.id, id)).for('update');
       return rows.length > 0;
     },
 
     /** null when the loginId is taken (also when two writers race). */
-    async insert(row: NewUserRow): Promise<UserRow | null> {
-      const [created] = await db.insert(users).values(row).onConflictDoNothing().returning(publicColumns);
+    async insert(row: NewUserRow, tx: Locked<'users'>): Promise<UserRow | null> {
+      const [created] = await tx.insert(users).values(row).onConflictDoNothing().returning(publicColumns);
       return created ?? null;
     },
 
-    async update(id: string, changes: UserChanges): Promise<UserRow | null> {
-      const [row] = await db.update(users).set(changes).where(eq(users.id, id)).returning(publicColumns);
+    async update(id: string, changes: UserChanges, tx: Locked<'users'>): Promise<UserRow | null> {
+      const [row] = await tx.update(users).set(changes).where(eq(users.id, id)).returning(publicColumns);
       return row ?? null;
     },
 
@@ -149,8 +150,8 @@ export function createUserRepository(db: Db) {
       return { issues: Number(row.issues), comments: Number(row.own) + Number(row.underIssues) };
     },
 
-    async delete(id: string, executor: Db = db): Promise<boolean> {
-      const rows = await executor.delete(users).where(eq(users.id, id)).returning({ id: users.id });
+    async delete(id: string, tx: Locked<'users'>): Promise<boolean> {
+      const rows = await tx.delete(users).where(eq(users.id, id)).returning({ id: users.id });
       return rows.length > 0;
     },
   };

@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { Db } from '../../db/client';
+import { writeTransaction } from '../../db/write-lock';
 import { DEFAULT_AVATAR, DEFAULT_USER_NICKNAME, DEFAULT_USER_POINTS } from '../../lib/defaults';
 import { conflict, isUniqueViolation, notFound } from '../../lib/errors';
 import { booleanFilter } from '../../lib/filters';
@@ -60,10 +61,12 @@ export function createUserService(deps: {
       checkPassword(password);
       if (await users.loginIdOwner(body.loginId)) throw conflict(TAKEN);
       const at = now();
-      const created = await users.insert({
+      // Hashed before the transaction: the users write lock is held for the insert alone.
+      const passwordHash = await hashPassword(password);
+      const row = {
         id: newId(at),
         loginId: body.loginId,
-        passwordHash: await hashPassword(password),
+        passwordHash,
         nickname: body.nickname || `${DEFAULT_USER_NICKNAME}${randomInt(100_000, 1_000_000)}`,
         avatar: body.avatar || DEFAULT_AVATAR,
         mail: body.mail ?? '',
@@ -74,7 +77,8 @@ export function createUserService(deps: {
         enabled: body.enabled ?? true,
         registerDate: at,
         lastLoginDate: at,
-      });
+      };
+      const created = await writeTransaction(db, ['users'], (tx) => users.insert(row, tx));
       if (!created) throw conflict(TAKEN);
       return generated ? { ...toUser(created), initialPassword: generated } : toUser(created);
     },
@@ -94,7 +98,7 @@ export function createUserService(deps: {
       };
       if (!Object.keys(changes).length) return toUser(await mustFind(id));
       try {
-        const row = await users.update(id, changes);
+        const row = await writeTransaction(db, ['users'], (tx) => users.update(id, changes, tx));
         if (!row) throw notFound(MISSING);
         return toUser(row);
       } catch (error) {
@@ -108,7 +112,8 @@ export function createUserService(deps: {
      * the comment counts of the issues and books they had commented on: all or nothing.
      */
     async remove(id: string): Promise<void> {
-      await db.transaction(async (tx) => {
+      // The user's issues and comments go too, and the books and issues they commented on are recounted.
+      await writeTransaction(db, ['users', 'books', 'issues', 'comments'], async (tx) => {
         if (!(await users.lockForDelete(id, tx))) throw notFound(MISSING);
         const commentedOn = await comments.deleteByUser(id, tx);
         await comments.deleteUnderIssuesOf(id, tx);
