@@ -1,8 +1,17 @@
+import { createHash } from 'node:crypto';
 import { and, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import { memoUntilWrite, type Db } from '../../db/client';
 import { admins, adminSessions, captchas, loginFailures, settings } from '../../db/schema';
 
 export type AuthRepository = ReturnType<typeof createAuthRepository>;
+
+// Advisory locks of the login throttle: apart from the write locks (db/write-lock.ts) by their first key.
+const THROTTLE_LOCK_SPACE = 7002;
+
+/** A throttle key's lock number: the first four bytes of its SHA-256, as a signed integer. */
+function throttleLockId(key: string): number {
+  return createHash('sha256').update(key).digest().readInt32BE(0);
+}
 
 export function createAuthRepository(db: Db) {
   // Every guarded request runs this lookup: prepared once per connection, it is neither built by
@@ -44,6 +53,15 @@ export function createAuthRepository(db: Db) {
     },
   );
 
+  async function countFailuresSince(keys: string[], since: number, executor: Db = db): Promise<Map<string, number>> {
+    const rows = await executor
+      .select({ key: loginFailures.key, n: sql<number>`count(*)::int` })
+      .from(loginFailures)
+      .where(and(inArray(loginFailures.key, keys), gt(loginFailures.failedAt, since)))
+      .groupBy(loginFailures.key);
+    return new Map(rows.map((r) => [r.key, Number(r.n)]));
+  }
+
   return {
     async saveCaptcha(row: { id: string; answerHash: string; expiresAt: number }, replacesId: string | null, now: number) {
       await db.transaction(async (tx) => {
@@ -59,30 +77,38 @@ export function createAuthRepository(db: Db) {
       return row ?? null;
     },
 
-    async recordAttempts(keys: string[], at: number): Promise<number[]> {
-      const rows = await db
-        .insert(loginFailures)
-        .values(keys.map((key) => ({ key, failedAt: at })))
-        .returning({ id: loginFailures.id });
-      return rows.map((r) => r.id);
-    },
+    countFailuresSince,
 
-    async countFailuresSince(keys: string[], since: number): Promise<Map<string, number>> {
-      const rows = await db
-        .select({ key: loginFailures.key, n: sql<number>`count(*)::int` })
-        .from(loginFailures)
-        .where(and(inArray(loginFailures.key, keys), gt(loginFailures.failedAt, since)))
-        .groupBy(loginFailures.key);
-      return new Map(rows.map((r) => [r.key, Number(r.n)]));
-    },
-
-    async deleteAttempts(ids: number[]) {
-      if (ids.length) await db.delete(loginFailures).where(inArray(loginFailures.id, ids));
-    },
-
-    async clearFailures(key: string, olderThan: number) {
-      await db.delete(loginFailures).where(eq(loginFailures.key, key));
-      await db.delete(loginFailures).where(lt(loginFailures.failedAt, olderThan));
+    /**
+     * Settles one attempt whose password has been checked, under a lock per throttle key (so the
+     * attempts on one account or from one address settle one at a time, on every process): when a
+     * key already has `limit` failures since `since` the answer is 'locked' and nothing is
+     * written; otherwise a failure is recorded for every key, or a success clears `clearKey`'s.
+     * The password check itself (the slow part) runs outside the lock.
+     */
+    async settleAttempt(attempt: {
+      keys: string[];
+      since: number;
+      at: number;
+      limit: number;
+      succeeded: boolean;
+      clearKey: string;
+    }): Promise<'locked' | 'settled'> {
+      const { keys, since, at, limit, succeeded, clearKey } = attempt;
+      // Taken in one order (by their number) by every attempt, so two never wait on each other.
+      const lockIds = [...new Set(keys.map(throttleLockId))].sort((a, b) => a - b);
+      return db.transaction(async (tx) => {
+        await tx.execute(sql`select ${sql.join(lockIds.map((id) => sql`pg_advisory_xact_lock(${THROTTLE_LOCK_SPACE}, ${id}::int)`), sql`, `)}`);
+        const failures = await countFailuresSince(keys, since, tx);
+        if (keys.some((key) => (failures.get(key) ?? 0) >= limit)) return 'locked';
+        if (succeeded) {
+          await tx.delete(loginFailures).where(eq(loginFailures.key, clearKey));
+          await tx.delete(loginFailures).where(lt(loginFailures.failedAt, since));
+        } else {
+          await tx.insert(loginFailures).values(keys.map((key) => ({ key, failedAt: at })));
+        }
+        return 'settled';
+      });
     },
 
     async createSession(row: { id: string; adminId: string; createdAt: number; expiresAt: number }) {

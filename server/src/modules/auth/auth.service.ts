@@ -13,6 +13,8 @@ export const THROTTLE_WINDOW_MS = 15 * 60 * 1000;
 export const THROTTLE_MAX_FAILURES = 5;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+const tooManyAttempts = () => new AppError(429, '登录尝试过于频繁，请稍后再试');
+
 export interface AuthenticatedAdmin {
   id: string;
   loginId: string;
@@ -77,30 +79,32 @@ export function createAuthService(deps: {
       const at = now();
       const idKey = `id:${body.loginId.toLowerCase()}`;
       const ipKey = `ip:${clientIp}`;
-      // The attempt is written before anything is checked, so concurrent guesses all count.
-      const attemptIds = await repo.recordAttempts([idKey, ipKey], at);
-      const failures = await repo.countFailuresSince([idKey, ipKey], at - THROTTLE_WINDOW_MS);
-      if (Math.max(failures.get(idKey) ?? 0, failures.get(ipKey) ?? 0) > THROTTLE_MAX_FAILURES) {
-        await repo.deleteAttempts(attemptIds);
-        throw new AppError(429, '登录尝试过于频繁，请稍后再试');
-      }
+      const keys = [idKey, ipKey];
+      const since = at - THROTTLE_WINDOW_MS;
 
-      // Any attempt uses the captcha up, right or wrong.
+      // Any attempt uses the captcha up, right or wrong. Only an attempt that passed it counts
+      // against an account or an address: requests without a solved captcha cost an attacker
+      // nothing, and must not lock anybody out.
       const captcha = captchaId ? await repo.consumeCaptcha(captchaId) : null;
       if (!captcha || captcha.expiresAt <= at || !sameHash(captcha.answerHash, answerHash(captchaId!, body.captcha))) {
-        await repo.deleteAttempts(attemptIds);
         throw badRequest('验证码错误');
       }
+      // Refused before the (slow) password hash when already locked.
+      const failures = await repo.countFailuresSince(keys, since);
+      if (keys.some((key) => (failures.get(key) ?? 0) >= THROTTLE_MAX_FAILURES)) throw tooManyAttempts();
 
       const admin = await admins.findByLoginId(body.loginId);
       const passwordOk = admin
         ? await verifyPassword(admin.passwordHash, body.loginPwd)
         : await verifyAgainstNothing(body.loginPwd);
-      if (!admin || !passwordOk) throw unauthorized('账号或密码不正确');
-
-      await repo.deleteAttempts(attemptIds);
+      const succeeded = Boolean(admin && passwordOk);
+      // Attempts in flight are not failures; each counts once its password was checked. They
+      // settle one at a time: once the limit is reached, the attempts still in flight learn
+      // nothing of their password, so concurrent guesses get no more answers than sequential ones.
+      const outcome = await repo.settleAttempt({ keys, since, at, limit: THROTTLE_MAX_FAILURES, succeeded, clearKey: idKey });
+      if (outcome === 'locked') throw tooManyAttempts();
+      if (!admin || !succeeded) throw unauthorized('账号或密码不正确');
       if (!admin.enabled) throw forbidden('该账号已经被冻结，请联系管理员');
-      await repo.clearFailures(idKey, at - THROTTLE_WINDOW_MS);
 
       const lifetime = (body.remember ? 7 : 1) * DAY_MS;
       const sessionId = randomBytes(16).toString('hex');

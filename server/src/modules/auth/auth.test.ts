@@ -176,7 +176,7 @@ describe('login throttle', () => {
     expect((await t.login(ROOT_LOGIN, ROOT_PASSWORD, { ip: '10.2.0.2' })).statusCode).toBe(200);
   });
 
-  it('holds under concurrent guesses: no more than the limit get through to a password check', async () => {
+  it('holds under concurrent guesses: no more than the limit learn the outcome of their password check', async () => {
     await t.createAdmin('burst', 2);
     const answers = await Promise.all(
       Array.from({ length: 12 }, (_, i) => t.login('burst', 'wrong-guess', { ip: `10.3.0.${i + 1}` })),
