@@ -1,5 +1,4 @@
 import { Type } from '@sinclair/typebox';
-import { eq, ilike, type Column, type SQL } from 'drizzle-orm';
 
 // List filters arrive as query strings; an empty one means "no filter" (CONTRACT.md).
 
@@ -19,12 +18,4 @@ export function booleanFilter(value: 'true' | 'false' | '' | undefined): boolean
 /** An ILIKE pattern matching `text` anywhere, with `%`, `_` and `\` taken literally. */
 export function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, '\\$&')}%`;
-}
-
-export function contains(column: Column, text: string | undefined): SQL | undefined {
-  return text ? ilike(column, likePattern(text)) : undefined;
-}
-
-export function equalTo<T extends string | number | boolean>(column: Column, value: T | '' | undefined): SQL | undefined {
-  return value === undefined || value === '' ? undefined : eq(column, value);
 }

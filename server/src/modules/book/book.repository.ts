@@ -1,10 +1,9 @@
-import { and, eq, getTableColumns, sql } from 'drizzle-orm';
+import { eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { keptTotal } from '../../db/list-counts';
+import { defineList, exactFilter, textFilter } from '../../db/list';
 import { books } from '../../db/schema';
 import type { Locked } from '../../db/write-lock';
-import { contains, equalTo } from '../../lib/filters';
-import { countedTotal, newestFirst, pageSource, paginate, totalOf, type Page, type PageRequest } from '../../lib/paging';
+import type { Page, PageRequest } from '../../lib/paging';
 
 export type BookRow = typeof books.$inferSelect;
 export type BookChanges = Partial<Omit<BookRow, 'id' | 'scanNumber' | 'commentNumber' | 'onShelfDate'>>;
@@ -16,36 +15,26 @@ export interface BookFilter {
 }
 
 export function createBookRepository(db: Db) {
+  const bookList = defineList(db, {
+    name: 'book',
+    table: books,
+    date: books.onShelfDate,
+    id: books.id,
+    filters: { bookTitle: textFilter(books.bookTitle), typeId: exactFilter(books.typeId, 'typeId') },
+    counted: 'books',
+    // The page's ids from an index (or the title filter's matches) first, then their rows.
+    rows: ({ query, pageIds, total }) =>
+      query
+        .select({ ...getTableColumns(books), total })
+        .from(books)
+        .innerJoin(pageIds, sql`page.id = ${books.id}`),
+  });
   // Prepared once per connection (see the session lookup in the auth repository).
   const byId = db.select().from(books).where(eq(books.id, sql.placeholder('id'))).prepare('book_by_id');
 
   return {
     list(filter: BookFilter, page: PageRequest): Promise<Page<BookRow>> {
-      const where = and(contains(books.bookTitle, filter.bookTitle), equalTo(books.typeId, filter.typeId));
-      const order = newestFirst(books.onShelfDate, books.id);
-      const kept = keptTotal('books', { typeId: filter.typeId });
-      return paginate(page, {
-        total: () => totalOf(db, filter.bookTitle ? countedTotal(books, where) : kept),
-        rows: (limit, offset) => {
-          // The page's ids from an index (or the title filter's matches) first, then their rows
-          // (see the user list).
-          const { query, pageIds, total } = pageSource(db, {
-            table: books,
-            date: books.onShelfDate,
-            id: books.id,
-            where,
-            textFiltered: Boolean(filter.bookTitle),
-            kept,
-            limit,
-            offset,
-          });
-          return query
-            .select({ ...getTableColumns(books), total })
-            .from(books)
-            .innerJoin(pageIds, sql`page.id = ${books.id}`)
-            .orderBy(...order);
-        },
-      });
+      return bookList.list(filter, page);
     },
 
     async findById(id: string): Promise<BookRow | null> {

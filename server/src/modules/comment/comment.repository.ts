@@ -1,10 +1,9 @@
-import { and, eq, getTableColumns, ilike, inArray, sql, type Placeholder } from 'drizzle-orm';
+import { eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { keptTotal } from '../../db/list-counts';
+import { defineList, exactFilter, textFilter } from '../../db/list';
 import { books, comments, issues, users } from '../../db/schema';
 import type { Locked } from '../../db/write-lock';
-import { likePattern } from '../../lib/filters';
-import { countedTotal, givenFilters, newestFirst, pageSource, paginate, statementsByFilters, totalOf, type Page, type PageRequest } from '../../lib/paging';
+import type { Page, PageRequest } from '../../lib/paging';
 
 export type CommentRow = typeof comments.$inferSelect;
 export type CommentRepository = ReturnType<typeof createCommentRepository>;
@@ -34,76 +33,45 @@ export interface CommentTargets {
 
 const parentOf = (commentType: CommentType) => (commentType === 1 ? issues : books);
 
-type ListValues<T> = {
-  commentType?: number | T;
-  issueId?: string | T;
-  bookId?: string | T;
-  typeId?: string | T;
-  commentContent?: string | T;
-};
-
-/** The filter and the total of a comment list, with these values or with placeholders for them. */
-function listSql(values: ListValues<Placeholder>) {
-  const where = and(
-    values.commentType === undefined ? undefined : eq(comments.commentType, values.commentType),
-    values.issueId === undefined ? undefined : eq(comments.issueId, values.issueId),
-    values.bookId === undefined ? undefined : eq(comments.bookId, values.bookId),
-    values.typeId === undefined ? undefined : eq(comments.typeId, values.typeId),
-    values.commentContent === undefined ? undefined : ilike(comments.commentContent, values.commentContent),
-  );
-  // The kept counts are by comment type and type; one parent's comments, or a text filter, are
-  // counted through their own index.
-  const kept = values.issueId === undefined && values.bookId === undefined && values.commentContent === undefined;
-  const total = kept ? keptTotal('comments', { kind: values.commentType, typeId: values.typeId }) : countedTotal(comments, where);
-  return { where, total };
-}
-
 export function createCommentRepository(db: Db) {
-  const listStatement = statementsByFilters('comment', (values: ListValues<Placeholder>, name) => {
-    const { where, total: kept } = listSql(values);
-    const order = newestFirst(comments.commentDate, comments.id);
+  const commentList = defineList(db, {
+    name: 'comment',
+    table: comments,
+    date: comments.commentDate,
+    id: comments.id,
+    // The kept counts are by comment type and type; one parent's comments, or a text filter, are
+    // counted through their own index.
+    filters: {
+      commentType: exactFilter(comments.commentType, 'kind'),
+      issueId: exactFilter(comments.issueId),
+      bookId: exactFilter(comments.bookId),
+      typeId: exactFilter(comments.typeId, 'typeId'),
+      commentContent: textFilter(comments.commentContent),
+    },
+    counted: 'comments',
     // The page's ids from an index (or the content filter's matches) first, then their rows,
-    // authors and targets (see the user list).
-    const { query, pageIds, total } = pageSource(db, {
-      table: comments,
-      date: comments.commentDate,
-      id: comments.id,
-      where,
-      textFiltered: values.commentContent !== undefined,
-      kept,
-    });
-    return query
-      .select({
-        ...getTableColumns(comments),
-        user: { id: users.id, nickname: users.nickname, avatar: users.avatar },
-        target: {
-          id: sql<string>`coalesce(${comments.issueId}, ${comments.bookId})`,
-          title: sql<string>`coalesce(${issues.issueTitle}, ${books.bookTitle}, '')`,
-        },
-        total,
-      })
-      .from(comments)
-      .innerJoin(pageIds, sql`page.id = ${comments.id}`)
-      .innerJoin(users, eq(users.id, comments.userId))
-      .leftJoin(issues, eq(issues.id, comments.issueId))
-      .leftJoin(books, eq(books.id, comments.bookId))
-      .orderBy(...order)
-      .prepare(name);
+    // authors and targets.
+    rows: ({ query, pageIds, total }) =>
+      query
+        .select({
+          ...getTableColumns(comments),
+          user: { id: users.id, nickname: users.nickname, avatar: users.avatar },
+          target: {
+            id: sql<string>`coalesce(${comments.issueId}, ${comments.bookId})`,
+            title: sql<string>`coalesce(${issues.issueTitle}, ${books.bookTitle}, '')`,
+          },
+          total,
+        })
+        .from(comments)
+        .innerJoin(pageIds, sql`page.id = ${comments.id}`)
+        .innerJoin(users, eq(users.id, comments.userId))
+        .leftJoin(issues, eq(issues.id, comments.issueId))
+        .leftJoin(books, eq(books.id, comments.bookId)),
   });
 
   return {
     list(filter: CommentFilter, page: PageRequest): Promise<Page<CommentListRow>> {
-      const values = {
-        commentType: filter.commentType,
-        issueId: filter.issueId || undefined,
-        bookId: filter.bookId || undefined,
-        typeId: filter.typeId || undefined,
-        commentContent: filter.commentContent ? likePattern(filter.commentContent) : undefined,
-      };
-      return paginate(page, {
-        total: () => totalOf(db, listSql(values).total),
-        rows: (limit, offset) => listStatement(givenFilters(values)).execute({ ...values, limit, offset }),
-      });
+      return commentList.list(filter, page);
     },
 
     async parentExists(commentType: CommentType, parentId: string): Promise<boolean> {

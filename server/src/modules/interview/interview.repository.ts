@@ -1,10 +1,9 @@
-import { and, eq, getTableColumns, sql } from 'drizzle-orm';
+import { eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { keptTotal } from '../../db/list-counts';
+import { defineList, exactFilter, textFilter } from '../../db/list';
 import { interviews } from '../../db/schema';
 import type { Locked } from '../../db/write-lock';
-import { contains, equalTo } from '../../lib/filters';
-import { countedTotal, newestFirst, pageSource, paginate, totalOf, type Page, type PageRequest } from '../../lib/paging';
+import type { Page, PageRequest } from '../../lib/paging';
 
 export type InterviewRow = typeof interviews.$inferSelect;
 export type InterviewChanges = Partial<Pick<InterviewRow, 'interviewTitle' | 'interviewContent' | 'typeId'>>;
@@ -16,33 +15,23 @@ export interface InterviewFilter {
 }
 
 export function createInterviewRepository(db: Db) {
+  const interviewList = defineList(db, {
+    name: 'interview',
+    table: interviews,
+    date: interviews.onShelfDate,
+    id: interviews.id,
+    filters: { interviewTitle: textFilter(interviews.interviewTitle), typeId: exactFilter(interviews.typeId, 'typeId') },
+    counted: 'interviews',
+    // The page's ids from an index (or the title filter's matches) first, then their rows.
+    rows: ({ query, pageIds, total }) =>
+      query
+        .select({ ...getTableColumns(interviews), total })
+        .from(interviews)
+        .innerJoin(pageIds, sql`page.id = ${interviews.id}`),
+  });
   return {
     list(filter: InterviewFilter, page: PageRequest): Promise<Page<InterviewRow>> {
-      const where = and(contains(interviews.interviewTitle, filter.interviewTitle), equalTo(interviews.typeId, filter.typeId));
-      const order = newestFirst(interviews.onShelfDate, interviews.id);
-      const kept = keptTotal('interviews', { typeId: filter.typeId });
-      return paginate(page, {
-        total: () => totalOf(db, filter.interviewTitle ? countedTotal(interviews, where) : kept),
-        rows: (limit, offset) => {
-          // The page's ids from an index (or the title filter's matches) first, then their rows
-          // (see the user list).
-          const { query, pageIds, total } = pageSource(db, {
-            table: interviews,
-            date: interviews.onShelfDate,
-            id: interviews.id,
-            where,
-            textFiltered: Boolean(filter.interviewTitle),
-            kept,
-            limit,
-            offset,
-          });
-          return query
-            .select({ ...getTableColumns(interviews), total })
-            .from(interviews)
-            .innerJoin(pageIds, sql`page.id = ${interviews.id}`)
-            .orderBy(...order);
-        },
-      });
+      return interviewList.list(filter, page);
     },
 
     async findById(id: string): Promise<InterviewRow | null> {

@@ -1,10 +1,9 @@
-import { and, eq, getTableColumns, ilike, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { keptTotal } from '../../db/list-counts';
+import { defineList, exactFilter, textFilter } from '../../db/list';
 import { issues, users } from '../../db/schema';
 import type { Locked } from '../../db/write-lock';
-import { likePattern } from '../../lib/filters';
-import { countedTotal, givenFilters, newestFirst, pageSource, paginate, statementsByFilters, totalOf, type Page, type PageRequest } from '../../lib/paging';
+import type { Page, PageRequest } from '../../lib/paging';
 
 export type IssueRow = typeof issues.$inferSelect;
 export type IssueChanges = Partial<Pick<IssueRow, 'issueTitle' | 'issueContent' | 'typeId' | 'issueStatus'>>;
@@ -21,43 +20,25 @@ export interface IssueFilter {
   issueStatus?: boolean;
 }
 
-type ListValues<T> = { issueTitle?: string | T; typeId?: string | T; issueStatus?: boolean | T };
-
-/** The filter and the total of the issue list, with these values or with placeholders for them. */
-function listSql(values: ListValues<Placeholder>) {
-  const where = and(
-    values.issueTitle === undefined ? undefined : ilike(issues.issueTitle, values.issueTitle),
-    values.typeId === undefined ? undefined : eq(issues.typeId, values.typeId),
-    values.issueStatus === undefined ? undefined : eq(issues.issueStatus, values.issueStatus),
-  );
-  const total =
-    values.issueTitle === undefined
-      ? keptTotal('issues', { flag: values.issueStatus, typeId: values.typeId })
-      : countedTotal(issues, where);
-  return { where, total };
-}
-
 export function createIssueRepository(db: Db) {
-  const listStatement = statementsByFilters('issue', (values: ListValues<Placeholder>, name) => {
-    const { where, total: kept } = listSql(values);
-    const order = newestFirst(issues.issueDate, issues.id);
-    // The page's ids from an index (or the title filter's matches) first, then their rows and
-    // authors (see the user list).
-    const { query, pageIds, total } = pageSource(db, {
-      table: issues,
-      date: issues.issueDate,
-      id: issues.id,
-      where,
-      textFiltered: values.issueTitle !== undefined,
-      kept,
-    });
-    return query
-      .select({ ...getTableColumns(issues), user: { id: users.id, nickname: users.nickname, avatar: users.avatar }, total })
-      .from(issues)
-      .innerJoin(pageIds, sql`page.id = ${issues.id}`)
-      .innerJoin(users, eq(users.id, issues.userId))
-      .orderBy(...order)
-      .prepare(name);
+  const issueList = defineList(db, {
+    name: 'issue',
+    table: issues,
+    date: issues.issueDate,
+    id: issues.id,
+    filters: {
+      issueTitle: textFilter(issues.issueTitle),
+      typeId: exactFilter(issues.typeId, 'typeId'),
+      issueStatus: exactFilter(issues.issueStatus, 'flag'),
+    },
+    counted: 'issues',
+    // The page's ids from an index (or the title filter's matches) first, then their rows and authors.
+    rows: ({ query, pageIds, total }) =>
+      query
+        .select({ ...getTableColumns(issues), user: { id: users.id, nickname: users.nickname, avatar: users.avatar }, total })
+        .from(issues)
+        .innerJoin(pageIds, sql`page.id = ${issues.id}`)
+        .innerJoin(users, eq(users.id, issues.userId)),
   });
 
   const withUser = (where: SQL | undefined) =>
@@ -69,15 +50,7 @@ export function createIssueRepository(db: Db) {
 
   return {
     list(filter: IssueFilter, page: PageRequest): Promise<Page<IssueWithUser>> {
-      const values = {
-        issueTitle: filter.issueTitle ? likePattern(filter.issueTitle) : undefined,
-        typeId: filter.typeId || undefined,
-        issueStatus: filter.issueStatus,
-      };
-      return paginate(page, {
-        total: () => totalOf(db, listSql(values).total),
-        rows: (limit, offset) => listStatement(givenFilters(values)).execute({ ...values, limit, offset }),
-      });
+      return issueList.list(filter, page);
     },
 
     async findById(id: string): Promise<IssueWithUser | null> {

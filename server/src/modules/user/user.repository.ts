@@ -1,10 +1,9 @@
-import { and, eq, ilike, sql, type Placeholder } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { queryRows, type Db } from '../../db/client';
-import { DAY_ANCHOR_FROM, keptTotal, pageIdsByDays } from '../../db/list-counts';
+import { defineList, exactFilter, textFilter } from '../../db/list';
 import { users } from '../../db/schema';
 import type { Locked } from '../../db/write-lock';
-import { likePattern } from '../../lib/filters';
-import { countedTotal, givenFilters, newestFirst, pageSource, paginate, statementsByFilters, totalOf, type Page, type PageRequest } from '../../lib/paging';
+import type { Page, PageRequest } from '../../lib/paging';
 
 /** A user as it may leave the database: everything but the password hash. */
 export type UserRow = Omit<typeof users.$inferSelect, 'passwordHash'>;
@@ -33,68 +32,27 @@ const publicColumns = {
   lastLoginDate: users.lastLoginDate,
 };
 
-type ListValues<T> = { loginId?: string | T; nickname?: string | T; enabled?: boolean | T };
-
-/** The filter and the total of the user list, with these values or with placeholders for them. */
-function listSql(values: ListValues<Placeholder>) {
-  const where = and(
-    values.loginId === undefined ? undefined : ilike(users.loginId, values.loginId),
-    values.nickname === undefined ? undefined : ilike(users.nickname, values.nickname),
-    values.enabled === undefined ? undefined : eq(users.enabled, values.enabled),
-  );
-  const total =
-    values.loginId !== undefined || values.nickname !== undefined
-      ? countedTotal(users, where)
-      : keptTotal('users', { flag: values.enabled });
-  return { where, total };
-}
-
 export function createUserRepository(db: Db) {
-  const listStatement = statementsByFilters('user', (values: ListValues<Placeholder>, name) => {
-    const { where, total: kept } = listSql(values);
+  const userList = defineList(db, {
+    name: 'user',
+    table: users,
+    date: users.registerDate,
+    id: users.id,
+    filters: { loginId: textFilter(users.loginId), nickname: textFilter(users.nickname), enabled: exactFilter(users.enabled, 'flag') },
+    counted: 'users',
+    days: 'users',
     // The page's ids first, from the date index alone (or from the matches of a substring
-    // filter), and only then their rows: a deep page skips index entries, not whole rows. The
-    // total rides along (see paginate).
-    const { query, pageIds, total } = pageSource(db, {
-      table: users,
-      date: users.registerDate,
-      id: users.id,
-      where,
-      textFiltered: values.loginId !== undefined || values.nickname !== undefined,
-      kept,
-    });
-    return query
-      .select({ ...publicColumns, total })
-      .from(users)
-      .innerJoin(pageIds, sql`page.id = ${users.id}`)
-      .orderBy(...newestFirst(users.registerDate, users.id))
-      .prepare(name);
+    // filter), and only then their rows: a deep page skips index entries, not whole rows.
+    rows: ({ query, pageIds, total }) =>
+      query
+        .select({ ...publicColumns, total })
+        .from(users)
+        .innerJoin(pageIds, sql`page.id = ${users.id}`),
   });
-
-  // Deep pages of the whole list: the kept days find where the page starts (see pageIdsByDays).
-  const deepPageIds = pageIdsByDays('users', users.registerDate, users.id, sql.placeholder('limit'), sql.placeholder('offset'));
-  const deepStatement = db
-    .select({ ...publicColumns, total: keptTotal('users') })
-    .from(users)
-    .innerJoin(deepPageIds, sql`page.id = ${users.id}`)
-    .orderBy(...newestFirst(users.registerDate, users.id))
-    .prepare('user_list_deep');
 
   return {
     list(filter: UserFilter, page: PageRequest): Promise<Page<UserRow>> {
-      const values = {
-        loginId: filter.loginId ? likePattern(filter.loginId) : undefined,
-        nickname: filter.nickname ? likePattern(filter.nickname) : undefined,
-        enabled: filter.enabled,
-      };
-      return paginate(page, {
-        total: () => totalOf(db, listSql(values).total),
-        rows: (limit, offset) => {
-          const given = givenFilters(values);
-          if (given.length === 0 && offset >= DAY_ANCHOR_FROM) return deepStatement.execute({ limit, offset });
-          return listStatement(given).execute({ ...values, limit, offset });
-        },
-      });
+      return userList.list(filter, page);
     },
 
     async findById(id: string): Promise<UserRow | null> {
