@@ -106,6 +106,22 @@ describe('HTTP behaviour', () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/docs' })).statusCode).toBeLessThan(400);
   });
 
+  it("documents each route's security and tag from its access rule and path", async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
+    const operations = Object.entries(doc.paths as Record<string, Record<string, { security?: unknown; tags?: string[] }>>).flatMap(
+      ([url, methods]) => Object.entries(methods).map(([method, operation]) => ({ route: `${method.toUpperCase()} ${url.replace(/\/$/, '')}`, ...operation })),
+    );
+    for (const { method, url, access } of t.app.routeCatalog) {
+      // Both spellings of a prefix's root route (/api/admin and /api/admin/) are one operation.
+      const documented = operations.find((o) => o.route === `${method} ${url.replace(/:(\w+)/g, '{$1}').replace(/\/$/, '')}`);
+      expect([`${method} ${url}`, documented !== undefined]).toEqual([`${method} ${url}`, true]);
+      expect([`${method} ${url}`, Boolean(documented!.security)]).toEqual([`${method} ${url}`, access !== 'public']);
+      expect(documented!.tags?.length).toBe(1);
+    }
+    expect(operations.find((o) => o.route === 'GET /api/book')?.tags).toEqual(['book']);
+    expect(operations.find((o) => o.route === 'POST /api/admin/login')?.tags).toEqual(['auth']);
+  });
+
   it('refuses to start with a route that declares no access rule', async () => {
     const database = await openDatabase({ kind: 'embedded', dataDir: null });
     let app: FastifyInstance | null = null;

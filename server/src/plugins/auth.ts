@@ -50,6 +50,12 @@ export function registerAuth(app: FastifyInstance, auth: AuthService) {
     if (access !== 'public' && access !== 'admin' && access !== 'super') {
       throw new Error(`route ${route.method} ${route.url} declares no access rule`);
     }
+    // The OpenAPI document says what the access rule says, for every route alike: a bearer token
+    // unless public, and the route's resource (the path's first segment) as its tag.
+    if (route.schema) {
+      if (access !== 'public') route.schema.security ??= [{ bearer: [] }];
+      route.schema.tags ??= [route.url.split('/')[2]];
+    }
     for (const method of [route.method].flat()) {
       if (method !== 'HEAD') catalog.push({ method, url: route.url, access, schema: route.schema });
     }

@@ -5,13 +5,11 @@ import { IdParams, createdResponses, ok, responses } from '../../lib/http';
 import { Admin, CreateAdminBody, CreatedAdmin, LoginIdParams, UpdateAdminBody } from './admin.schemas';
 import type { AdminService } from './admin.service';
 
-const tags = ['admin'];
-const security = [{ bearer: [] }];
 
 export const adminRoutes: FastifyPluginAsyncTypebox<{ admins: AdminService }> = async (app, { admins }) => {
   app.get(
     '/',
-    { config: { access: 'super' }, schema: { tags, security, summary: '全部管理员', response: responses(Type.Array(Admin)) } },
+    { config: { access: 'super' }, schema: { summary: '全部管理员', response: responses(Type.Array(Admin)) } },
     async () => ok(await admins.list()),
   );
 
@@ -19,7 +17,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ admins: AdminService }> = 
     '/',
     {
       config: { access: 'super' },
-      schema: { tags, security, summary: '新增管理员', body: CreateAdminBody, response: createdResponses(CreatedAdmin) },
+      schema: { summary: '新增管理员', body: CreateAdminBody, response: createdResponses(CreatedAdmin) },
     },
     async (request, reply) => reply.status(201).send(ok(await admins.create(request.body))),
   );
@@ -28,7 +26,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ admins: AdminService }> = 
     '/adminIsExist/:loginId',
     {
       config: { access: 'super' },
-      schema: { tags, security, summary: '账号是否已被使用', params: LoginIdParams, response: responses(Type.Boolean()) },
+      schema: { summary: '账号是否已被使用', params: LoginIdParams, response: responses(Type.Boolean()) },
     },
     async (request) => ok(await admins.loginIdTaken(request.params.loginId)),
   );
@@ -37,7 +35,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ admins: AdminService }> = 
     '/:id',
     {
       config: { access: 'admin' },
-      schema: { tags, security, summary: '一个管理员（超级管理员或本人）', params: IdParams, response: responses(Admin) },
+      schema: { summary: '一个管理员（超级管理员或本人）', params: IdParams, response: responses(Admin) },
     },
     async (request) => ok(await admins.get(currentAdmin(request), request.params.id)),
   );
@@ -47,8 +45,6 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ admins: AdminService }> = 
     {
       config: { access: 'admin' },
       schema: {
-        tags,
-        security,
         summary: '修改管理员（本人只能改昵称、头像和密码）',
         params: IdParams,
         body: UpdateAdminBody,
@@ -62,7 +58,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ admins: AdminService }> = 
     '/:id',
     {
       config: { access: 'super' },
-      schema: { tags, security, summary: '删除管理员', params: IdParams, response: responses(Type.Null()) },
+      schema: { summary: '删除管理员', params: IdParams, response: responses(Type.Null()) },
     },
     async (request) => {
       await admins.remove(currentAdmin(request), request.params.id);

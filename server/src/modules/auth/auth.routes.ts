@@ -55,7 +55,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = a
     '/whoami',
     {
       config: { access: 'admin' },
-      schema: { tags: ['auth'], summary: '当前登录的管理员', security: [{ bearer: [] }], response: responses(WhoAmI) },
+      schema: { tags: ['auth'], summary: '当前登录的管理员', response: responses(WhoAmI) },
     },
     async (request) => {
       const { id, loginId, nickname, avatar, permission } = currentAdmin(request);
@@ -67,7 +67,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = a
     '/logout',
     {
       config: { access: 'admin' },
-      schema: { tags: ['auth'], summary: '退出登录（令牌立即失效）', security: [{ bearer: [] }], response: responses(Type.Null()) },
+      schema: { tags: ['auth'], summary: '退出登录（令牌立即失效）', response: responses(Type.Null()) },
     },
     async (request) => {
       await auth.logout(currentAdmin(request).sessionId);

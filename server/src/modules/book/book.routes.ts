@@ -5,28 +5,26 @@ import { Paged } from '../../lib/paging';
 import { Book, BookListQuery, CreateBookBody, UpdateBookBody } from './book.schemas';
 import type { BookService } from './book.service';
 
-const tags = ['book'];
-const security = [{ bearer: [] }];
 
 export const bookRoutes: FastifyPluginAsyncTypebox<{ books: BookService }> = async (app, { books }) => {
   app.get(
     '/',
     {
       config: { access: 'admin' },
-      schema: { tags, security, summary: '书籍列表（新上架的在前）', querystring: BookListQuery, response: responses(Paged(Book)) },
+      schema: { summary: '书籍列表（新上架的在前）', querystring: BookListQuery, response: responses(Paged(Book)) },
     },
     async (request) => ok(await books.list(request.query)),
   );
 
   app.get(
     '/:id',
-    { config: { access: 'admin' }, schema: { tags, security, summary: '一本书', params: IdParams, response: responses(Book) } },
+    { config: { access: 'admin' }, schema: { summary: '一本书', params: IdParams, response: responses(Book) } },
     async (request) => ok(await books.get(request.params.id)),
   );
 
   app.post(
     '/',
-    { config: { access: 'admin' }, schema: { tags, security, summary: '新增书籍', body: CreateBookBody, response: createdResponses(Book) } },
+    { config: { access: 'admin' }, schema: { summary: '新增书籍', body: CreateBookBody, response: createdResponses(Book) } },
     async (request, reply) => reply.status(201).send(ok(await books.create(request.body))),
   );
 
@@ -34,7 +32,7 @@ export const bookRoutes: FastifyPluginAsyncTypebox<{ books: BookService }> = asy
     '/:id',
     {
       config: { access: 'admin' },
-      schema: { tags, security, summary: '修改书籍', params: IdParams, body: UpdateBookBody, response: responses(Book) },
+      schema: { summary: '修改书籍', params: IdParams, body: UpdateBookBody, response: responses(Book) },
     },
     async (request) => ok(await books.update(request.params.id, request.body)),
   );
@@ -43,7 +41,7 @@ export const bookRoutes: FastifyPluginAsyncTypebox<{ books: BookService }> = asy
     '/:id',
     {
       config: { access: 'admin' },
-      schema: { tags, security, summary: '删除书籍及其评论', params: IdParams, response: responses(Type.Null()) },
+      schema: { summary: '删除书籍及其评论', params: IdParams, response: responses(Type.Null()) },
     },
     async (request) => {
       await books.remove(request.params.id);

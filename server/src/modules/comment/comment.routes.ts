@@ -12,8 +12,6 @@ import {
 } from './comment.schemas';
 import type { CommentService } from './comment.service';
 
-const tags = ['comment'];
-const security = [{ bearer: [] }];
 
 export const commentRoutes: FastifyPluginAsyncTypebox<{ comments: CommentService }> = async (app, { comments }) => {
   app.get(
@@ -21,8 +19,6 @@ export const commentRoutes: FastifyPluginAsyncTypebox<{ comments: CommentService
     {
       config: { access: 'admin' },
       schema: {
-        tags,
-        security,
         summary: '一个问答的评论（新的在前）',
         params: IdParams,
         querystring: ParentCommentsQuery,
@@ -37,8 +33,6 @@ export const commentRoutes: FastifyPluginAsyncTypebox<{ comments: CommentService
     {
       config: { access: 'admin' },
       schema: {
-        tags,
-        security,
         summary: '一本书的评论（新的在前）',
         params: IdParams,
         querystring: ParentCommentsQuery,
@@ -53,8 +47,6 @@ export const commentRoutes: FastifyPluginAsyncTypebox<{ comments: CommentService
     {
       config: { access: 'admin' },
       schema: {
-        tags,
-        security,
         summary: '评论列表：1 问答评论，2 书籍评论（新的在前，每条带评论用户和评论对象）',
         params: CommentTypeParams,
         querystring: CommentListQuery,
@@ -68,7 +60,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox<{ comments: CommentService
     '/',
     {
       config: { access: 'admin' },
-      schema: { tags, security, summary: '新增评论（评论对象的评论数加一）', body: CreateCommentBody, response: createdResponses(Comment) },
+      schema: { summary: '新增评论（评论对象的评论数加一）', body: CreateCommentBody, response: createdResponses(Comment) },
     },
     async (request, reply) => reply.status(201).send(ok(await comments.create(request.body))),
   );
@@ -77,7 +69,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox<{ comments: CommentService
     '/:id',
     {
       config: { access: 'admin' },
-      schema: { tags, security, summary: '删除评论（评论对象的评论数减一）', params: IdParams, response: responses(Type.Null()) },
+      schema: { summary: '删除评论（评论对象的评论数减一）', params: IdParams, response: responses(Type.Null()) },
     },
     async (request) => {
       await comments.remove(request.params.id);

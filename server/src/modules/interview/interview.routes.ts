@@ -5,8 +5,6 @@ import { Paged } from '../../lib/paging';
 import { CreateInterviewBody, Interview, InterviewListQuery, UpdateInterviewBody } from './interview.schemas';
 import type { InterviewService } from './interview.service';
 
-const tags = ['interview'];
-const security = [{ bearer: [] }];
 
 export const interviewRoutes: FastifyPluginAsyncTypebox<{ interviews: InterviewService }> = async (app, { interviews }) => {
   app.get(
@@ -14,8 +12,6 @@ export const interviewRoutes: FastifyPluginAsyncTypebox<{ interviews: InterviewS
     {
       config: { access: 'admin' },
       schema: {
-        tags,
-        security,
         summary: '面试题列表（新上架的在前）',
         querystring: InterviewListQuery,
         response: responses(Paged(Interview)),
@@ -26,7 +22,7 @@ export const interviewRoutes: FastifyPluginAsyncTypebox<{ interviews: InterviewS
 
   app.get(
     '/:id',
-    { config: { access: 'admin' }, schema: { tags, security, summary: '一道面试题', params: IdParams, response: responses(Interview) } },
+    { config: { access: 'admin' }, schema: { summary: '一道面试题', params: IdParams, response: responses(Interview) } },
     async (request) => ok(await interviews.get(request.params.id)),
   );
 
@@ -34,7 +30,7 @@ export const interviewRoutes: FastifyPluginAsyncTypebox<{ interviews: InterviewS
     '/',
     {
       config: { access: 'admin' },
-      schema: { tags, security, summary: '新增面试题', body: CreateInterviewBody, response: createdResponses(Interview) },
+      schema: { summary: '新增面试题', body: CreateInterviewBody, response: createdResponses(Interview) },
     },
     async (request, reply) => reply.status(201).send(ok(await interviews.create(request.body))),
   );
@@ -43,14 +39,14 @@ export const interviewRoutes: FastifyPluginAsyncTypebox<{ interviews: InterviewS
     '/:id',
     {
       config: { access: 'admin' },
-      schema: { tags, security, summary: '修改面试题', params: IdParams, body: UpdateInterviewBody, response: responses(Interview) },
+      schema: { summary: '修改面试题', params: IdParams, body: UpdateInterviewBody, response: responses(Interview) },
     },
     async (request) => ok(await interviews.update(request.params.id, request.body)),
   );
 
   app.delete(
     '/:id',
-    { config: { access: 'admin' }, schema: { tags, security, summary: '删除面试题', params: IdParams, response: responses(Type.Null()) } },
+    { config: { access: 'admin' }, schema: { summary: '删除面试题', params: IdParams, response: responses(Type.Null()) } },
     async (request) => {
       await interviews.remove(request.params.id);
       return ok(null);

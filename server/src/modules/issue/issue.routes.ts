@@ -5,22 +5,20 @@ import { Paged } from '../../lib/paging';
 import { CreateIssueBody, Issue, IssueListQuery, UpdateIssueBody } from './issue.schemas';
 import type { IssueService } from './issue.service';
 
-const tags = ['issue'];
-const security = [{ bearer: [] }];
 
 export const issueRoutes: FastifyPluginAsyncTypebox<{ issues: IssueService }> = async (app, { issues }) => {
   app.get(
     '/',
     {
       config: { access: 'admin' },
-      schema: { tags, security, summary: '问答列表（新的在前，每条带提问用户）', querystring: IssueListQuery, response: responses(Paged(Issue)) },
+      schema: { summary: '问答列表（新的在前，每条带提问用户）', querystring: IssueListQuery, response: responses(Paged(Issue)) },
     },
     async (request) => ok(await issues.list(request.query)),
   );
 
   app.get(
     '/:id',
-    { config: { access: 'admin' }, schema: { tags, security, summary: '一个问答（带提问用户）', params: IdParams, response: responses(Issue) } },
+    { config: { access: 'admin' }, schema: { summary: '一个问答（带提问用户）', params: IdParams, response: responses(Issue) } },
     async (request) => ok(await issues.get(request.params.id)),
   );
 
@@ -28,7 +26,7 @@ export const issueRoutes: FastifyPluginAsyncTypebox<{ issues: IssueService }> = 
     '/',
     {
       config: { access: 'admin' },
-      schema: { tags, security, summary: '新增问答（待审核）', body: CreateIssueBody, response: createdResponses(Issue) },
+      schema: { summary: '新增问答（待审核）', body: CreateIssueBody, response: createdResponses(Issue) },
     },
     async (request, reply) => reply.status(201).send(ok(await issues.create(request.body))),
   );
@@ -38,8 +36,6 @@ export const issueRoutes: FastifyPluginAsyncTypebox<{ issues: IssueService }> = 
     {
       config: { access: 'admin' },
       schema: {
-        tags,
-        security,
         summary: '修改问答；审核通过即 { issueStatus: true }',
         params: IdParams,
         body: UpdateIssueBody,
@@ -53,7 +49,7 @@ export const issueRoutes: FastifyPluginAsyncTypebox<{ issues: IssueService }> = 
     '/:id',
     {
       config: { access: 'admin' },
-      schema: { tags, security, summary: '删除问答及其评论', params: IdParams, response: responses(Type.Null()) },
+      schema: { summary: '删除问答及其评论', params: IdParams, response: responses(Type.Null()) },
     },
     async (request) => {
       await issues.remove(request.params.id);

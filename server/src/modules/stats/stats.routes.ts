@@ -9,8 +9,6 @@ export const statsRoutes: FastifyPluginAsyncTypebox<{ stats: StatsService }> = a
     {
       config: { access: 'admin' },
       schema: {
-        tags: ['stats'],
-        security: [{ bearer: [] }],
         summary: '首页统计：各项总数和最近 30 天每天的新用户、新问答、新评论',
         response: responses(Stats),
       },

@@ -4,19 +4,17 @@ import { IdParams, createdResponses, ok, responses } from '../../lib/http';
 import { TypeBody, TypeRecord } from './type.schemas';
 import type { TypeService } from './type.service';
 
-const tags = ['type'];
-const security = [{ bearer: [] }];
 
 export const typeRoutes: FastifyPluginAsyncTypebox<{ types: TypeService }> = async (app, { types }) => {
   app.get(
     '/',
-    { config: { access: 'admin' }, schema: { tags, security, summary: '全部分类（先建的在前）', response: responses(Type.Array(TypeRecord)) } },
+    { config: { access: 'admin' }, schema: { summary: '全部分类（先建的在前）', response: responses(Type.Array(TypeRecord)) } },
     async () => ok(await types.list()),
   );
 
   app.post(
     '/',
-    { config: { access: 'admin' }, schema: { tags, security, summary: '新增分类', body: TypeBody, response: createdResponses(TypeRecord) } },
+    { config: { access: 'admin' }, schema: { summary: '新增分类', body: TypeBody, response: createdResponses(TypeRecord) } },
     async (request, reply) => reply.status(201).send(ok(await types.create(request.body.typeName))),
   );
 
@@ -24,7 +22,7 @@ export const typeRoutes: FastifyPluginAsyncTypebox<{ types: TypeService }> = asy
     '/:id',
     {
       config: { access: 'admin' },
-      schema: { tags, security, summary: '修改分类名称', params: IdParams, body: TypeBody, response: responses(TypeRecord) },
+      schema: { summary: '修改分类名称', params: IdParams, body: TypeBody, response: responses(TypeRecord) },
     },
     async (request) => ok(await types.rename(request.params.id, request.body.typeName)),
   );
@@ -33,7 +31,7 @@ export const typeRoutes: FastifyPluginAsyncTypebox<{ types: TypeService }> = asy
     '/:id',
     {
       config: { access: 'admin' },
-      schema: { tags, security, summary: '删除分类（仍被使用时拒绝）', params: IdParams, response: responses(Type.Null()) },
+      schema: { summary: '删除分类（仍被使用时拒绝）', params: IdParams, response: responses(Type.Null()) },
     },
     async (request) => {
       await types.remove(request.params.id);

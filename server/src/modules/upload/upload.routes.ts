@@ -30,8 +30,6 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<{ uploads: UploadService }>
     {
       config: { access: 'admin' },
       schema: {
-        tags: ['upload'],
-        security: [{ bearer: [] }],
         summary: '上传图片（PNG、JPEG、GIF、WebP，不超过 2MB），返回图片地址',
         consumes: ['multipart/form-data'],
         response: responses(Type.String({ description: '/static/uploads/<id>.<ext>' })),

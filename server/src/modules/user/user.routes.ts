@@ -5,15 +5,13 @@ import { Paged } from '../../lib/paging';
 import { CreateUserBody, CreatedUser, UpdateUserBody, User, UserImpact, UserListQuery, UserLoginIdParams } from './user.schemas';
 import type { UserService } from './user.service';
 
-const tags = ['user'];
-const security = [{ bearer: [] }];
 
 export const userRoutes: FastifyPluginAsyncTypebox<{ users: UserService }> = async (app, { users }) => {
   app.get(
     '/',
     {
       config: { access: 'admin' },
-      schema: { tags, security, summary: '用户列表（新注册的在前）', querystring: UserListQuery, response: responses(Paged(User)) },
+      schema: { summary: '用户列表（新注册的在前）', querystring: UserListQuery, response: responses(Paged(User)) },
     },
     async (request) => ok(await users.list(request.query)),
   );
@@ -22,14 +20,14 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ users: UserService }> = asy
     '/userIsExist/:loginId',
     {
       config: { access: 'admin' },
-      schema: { tags, security, summary: '登录账号是否已被使用', params: UserLoginIdParams, response: responses(Type.Boolean()) },
+      schema: { summary: '登录账号是否已被使用', params: UserLoginIdParams, response: responses(Type.Boolean()) },
     },
     async (request) => ok(await users.loginIdTaken(request.params.loginId)),
   );
 
   app.get(
     '/:id',
-    { config: { access: 'admin' }, schema: { tags, security, summary: '一个用户', params: IdParams, response: responses(User) } },
+    { config: { access: 'admin' }, schema: { summary: '一个用户', params: IdParams, response: responses(User) } },
     async (request) => ok(await users.get(request.params.id)),
   );
 
@@ -37,7 +35,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ users: UserService }> = asy
     '/:id/impact',
     {
       config: { access: 'admin' },
-      schema: { tags, security, summary: '删除该用户会一并删除的问答数和评论数', params: IdParams, response: responses(UserImpact) },
+      schema: { summary: '删除该用户会一并删除的问答数和评论数', params: IdParams, response: responses(UserImpact) },
     },
     async (request) => ok(await users.impact(request.params.id)),
   );
@@ -46,7 +44,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ users: UserService }> = asy
     '/',
     {
       config: { access: 'admin' },
-      schema: { tags, security, summary: '新增用户', body: CreateUserBody, response: createdResponses(CreatedUser) },
+      schema: { summary: '新增用户', body: CreateUserBody, response: createdResponses(CreatedUser) },
     },
     async (request, reply) => reply.status(201).send(ok(await users.create(request.body))),
   );
@@ -55,7 +53,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ users: UserService }> = asy
     '/:id',
     {
       config: { access: 'admin' },
-      schema: { tags, security, summary: '修改用户（loginPwd 非空时设置新密码）', params: IdParams, body: UpdateUserBody, response: responses(User) },
+      schema: { summary: '修改用户（loginPwd 非空时设置新密码）', params: IdParams, body: UpdateUserBody, response: responses(User) },
     },
     async (request) => ok(await users.update(request.params.id, request.body)),
   );
@@ -64,7 +62,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ users: UserService }> = asy
     '/:id',
     {
       config: { access: 'super' },
-      schema: { tags, security, summary: '删除用户及其问答和评论（超级管理员）', params: IdParams, response: responses(Type.Null()) },
+      schema: { summary: '删除用户及其问答和评论（超级管理员）', params: IdParams, response: responses(Type.Null()) },
     },
     async (request) => {
       await users.remove(request.params.id);
