@@ -12,6 +12,7 @@ import { frameworkErrorHandler, registerErrorHandling } from './plugins/errors';
 import { registerInputNormalisation } from './plugins/input';
 import { registerOpenApi } from './plugins/openapi';
 import { registerSecurityHeaders } from './plugins/security';
+import { validatorOptions } from './plugins/validation';
 import { registerWeb } from './plugins/web';
 import { createAdminRepository } from './modules/admin/admin.repository';
 import { adminRoutes } from './modules/admin/admin.routes';
@@ -103,18 +104,7 @@ export async function buildApp({ config, database, logger = false, now }: AppOpt
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
     },
-    ajv: {
-      customOptions: {
-        removeAdditional: true,
-        useDefaults: true,
-        coerceTypes: 'array',
-        allErrors: false,
-        // With ajv's default (true), "Infinity" or "1e400" in a query is coerced to Infinity and
-        // then skips the field's minimum and maximum; without it the range refuses it. Every
-        // number a request may carry has a range (the attack tests send Infinity to each one).
-        strictNumbers: false,
-      },
-    },
+    ...validatorOptions,
     return503OnClosing: true,
     frameworkErrors: frameworkErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();

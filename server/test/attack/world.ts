@@ -105,3 +105,27 @@ export function schemaPart(route: CatalogEntry, part: 'body' | 'querystring' | '
 }
 
 export type { JsonSchemaLike };
+
+export type JsonType = 'string' | 'number' | 'integer' | 'boolean' | 'null' | 'array' | 'object';
+
+export function jsonType(value: unknown): JsonType {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value as JsonType;
+}
+
+/** The JSON types a field's schema admits (a const admits the type of its value). */
+export function admittedTypes(schema: JsonSchemaLike): Set<JsonType> {
+  if (schema.anyOf) return new Set(schema.anyOf.flatMap((option) => [...admittedTypes(option)]));
+  if (schema.type) return new Set([schema.type as JsonType]);
+  if (schema.const !== undefined) return new Set([jsonType(schema.const)]);
+  return new Set<JsonType>(['string', 'number', 'integer', 'boolean', 'null', 'array', 'object']);
+}
+
+/** Whether a JSON value is of a type the schema does not admit (an integer is a number too). */
+export function isWrongType(schema: JsonSchemaLike, value: unknown): boolean {
+  const types = admittedTypes(schema);
+  const type = jsonType(value);
+  return !types.has(type) && !(type === 'integer' && types.has('number'));
+}

@@ -7,7 +7,7 @@ import { hashPassword } from '../../src/lib/passwords';
 import type { CatalogEntry } from '../../src/plugins/auth';
 import { CJK, UNKNOWN_ID, multipart } from '../attack/support';
 import { contentFixtures } from '../content';
-import { buildWorld, routeKey, schemaPart, validBody, worldParams, type JsonSchemaLike, type World } from '../attack/world';
+import { buildWorld, isWrongType, routeKey, schemaPart, validBody, worldParams, type JsonSchemaLike, type World } from '../attack/world';
 import { ROOT_LOGIN, ROOT_PASSWORD, type TestContext } from '../harness';
 
 /** How many cases to run: FUZZ_RUNS if set, else 10,000 for `npm run fuzz` and `short` in `npm test`. */
@@ -277,6 +277,43 @@ function pathFor(route: CatalogEntry): fc.Arbitrary<Record<string, string>> {
       { weight: 2, arbitrary: anyText },
     );
   return fc.record(Object.fromEntries(names.map((name) => [name, value(name)])));
+}
+
+/** A scalar, array or object of any JSON type: what a client may send where another type belongs. */
+const anyTyped: fc.Arbitrary<unknown> = fc.oneof(
+  fc.integer(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.boolean(),
+  fc.constant(null),
+  fc.oneof(anyText, fc.constantFrom('5', '1', '0', 'true', 'false', 'null', '[]')),
+  fc.array(fc.oneof(fc.integer(), fc.string({ maxLength: 5 })), { maxLength: 3 }),
+  fc.dictionary(fc.string({ maxLength: 5 }), fc.integer(), { maxKeys: 2 }),
+);
+
+/**
+ * A body the route accepts with one of its fields replaced by a value of a JSON type that field's
+ * schema does not admit: a super admin's request the server must refuse with a 400 naming the field.
+ */
+export function wrongTypeArbitrary(catalog: CatalogEntry[]): fc.Arbitrary<{ request: FuzzRequest; field: string }> {
+  const typed = catalog.flatMap((route) =>
+    Object.entries(schemaPart(route, 'body')?.properties ?? {}).map(([field, schema]) => ({ route, field, schema })),
+  );
+  return fc.constantFrom(...typed).chain(({ route, field, schema }) =>
+    anyTyped
+      .filter((value) => isWrongType(schema, value))
+      .map((value) => ({
+        field,
+        request: {
+          role: 'super' as const,
+          method: route.method,
+          route: routeKey(route),
+          path: Object.fromEntries([...route.url.matchAll(/:(\w+)/g)].map((m) => [m[1], m[1] === 'loginId' ? '$normalLogin' : `$world:${m[1]}`])),
+          query: [],
+          body: { kind: 'valid' as const, overrides: { [field]: value } },
+          remoteAddress: '203.0.113.200',
+        },
+      })),
+  );
 }
 
 /** Any request to one of the registered routes, as any kind of caller. */

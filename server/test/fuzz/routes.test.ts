@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { createTestContext, type TestContext } from '../harness';
 import { routeKey } from '../attack/world';
-import { Actors, describeRequest, fuzzRuns, fuzzSeed, problemWith, requestArbitrary, strayArbitrary, toInject, watchProcess } from './fuzz';
+import { Actors, describeRequest, fuzzRuns, fuzzSeed, problemWith, requestArbitrary, strayArbitrary, toInject, watchProcess, wrongTypeArbitrary } from './fuzz';
 
 // `npm test` runs a short pass; `npm run fuzz` runs 10,000 cases, or FUZZ_RUNS.
 const RUNS = fuzzRuns(300);
@@ -50,6 +50,25 @@ describe(`fuzzing every registered route (${RUNS} cases) and stray paths (${STRA
       }
       const tally = [...statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`).join(' ');
       process.stdout.write(`fuzz: ${RUNS} route cases passed over ${seen.size} routes; answers ${tally}\n`);
+    },
+    TIME_LIMIT_MS,
+  );
+
+  it(
+    'a body field of the wrong JSON type is refused with a 400 naming the field, never converted',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(wrongTypeArbitrary(t.app.routeCatalog), async ({ request, field }) => {
+          const options = toInject(request, actors);
+          const response = await t.app.inject(options);
+          await actors.repair();
+          const body = response.json() as { msg?: unknown };
+          if (response.statusCode !== 400 || typeof body.msg !== 'string' || !body.msg.includes(field) || problemWith(String(options.method), response)) {
+            throw new Error(`answered ${response.statusCode} ${response.body.slice(0, 200)}\n  request: ${describeRequest(options)}`);
+          }
+        }),
+        { numRuns: STRAY_RUNS, seed: fuzzSeed() },
+      );
     },
     TIME_LIMIT_MS,
   );
