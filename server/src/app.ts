@@ -8,7 +8,7 @@ import type { Config } from './config';
 import type { Database } from './db/client';
 import { registerAuth } from './plugins/auth';
 import { registerDrain } from './plugins/drain';
-import { frameworkErrorHandler, registerErrorHandling } from './plugins/errors';
+import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './plugins/errors';
 import { registerInputNormalisation } from './plugins/input';
 import { registerOpenApi } from './plugins/openapi';
 import { registerSecurityHeaders } from './plugins/security';
@@ -107,6 +107,7 @@ export async function buildApp({ config, database, logger = false, now }: AppOpt
     ...validatorOptions,
     return503OnClosing: true,
     frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.addHook('onSend', async (request, reply) => {

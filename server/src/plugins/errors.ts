@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isForeignKeyViolation, sqlState } from '../lib/errors';
 import { FIELD_LABELS, fail } from '../lib/http';
@@ -90,6 +92,35 @@ const CLIENT_ERRORS: Record<string, [number, string]> = {
 export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
   const msg = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? '请求地址中的参数过长' : '请求地址不正确';
   return reply.status(400).send(fail(400, msg));
+}
+
+// Node's HTTP parser refuses these before Fastify sees a request. llhttp has no 414: a request line
+// longer than the header limit is a header overflow.
+const PARSER_ERRORS: Record<string, [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, '请求头或请求地址过长'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, '请求超时，请重试'],
+};
+
+/**
+ * The answer to what Node's HTTP parser refuses (a 40 KB header, a broken request line, a request
+ * that never finishes), written on the socket as the envelope, since no route or reply exists yet.
+ */
+export function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoException, socket: Socket) {
+  // A reset connection has nobody left to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, msg] = (error.code && PARSER_ERRORS[error.code]) || [400, '请求格式不正确'];
+  this.log.debug({ err: error }, 'client error');
+  if (socket.writable) {
+    const body = JSON.stringify(fail(status, msg));
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+        'Content-Type: application/json; charset=utf-8\r\n' +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+        'X-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n' +
+        body,
+    );
+  }
+  socket.destroy(error);
 }
 
 /** Every error leaves as the envelope with its real status; a 5xx never shows internals. */
