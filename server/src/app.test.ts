@@ -24,6 +24,9 @@ describe('configuration', () => {
     [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY'],
     [{ ADMIN_PASSWORD: '123' }, 'ADMIN_PASSWORD'],
     [{ CAPTCHA_TEST_ANSWER: 'abcd', NODE_ENV: 'production' }, 'CAPTCHA_TEST_ANSWER'],
+    [{ CAPTCHA_TEST_ANSWER: 'abcd', NODE_ENV: 'Production' }, 'CAPTCHA_TEST_ANSWER'],
+    [{ CAPTCHA_TEST_ANSWER: 'abcd', NODE_ENV: 'PRODUCTION' }, 'CAPTCHA_TEST_ANSWER'],
+    [{ CAPTCHA_TEST_ANSWER: 'abcd', NODE_ENV: ' production\t' }, 'CAPTCHA_TEST_ANSWER'],
   ])('refuses %j, naming %s', (env, variable) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(variable);

@@ -13,6 +13,7 @@ export interface Config {
   adminPassword: string | null;
   logLevel: LogLevel;
   trustProxy: boolean;
+  /** NODE_ENV, trimmed and in lower case. */
   nodeEnv: string;
   /** Fixed answer for every captcha; automated tests only, refused in production. */
   captchaTestAnswer: string | null;
@@ -82,7 +83,9 @@ function databaseUrl(env: Env): string | null {
 
 /** Reads the environment once; any invalid value stops the start, naming the variable. */
 export function loadConfig(env: Env = process.env, defaults: { webRoot?: string | null } = {}): Config {
-  const nodeEnv = text(env, 'NODE_ENV') ?? 'development';
+  // Compared in lower case: `NODE_ENV=Production` is production too, and must not admit the
+  // captcha test answer.
+  const nodeEnv = (text(env, 'NODE_ENV') ?? 'development').toLowerCase();
 
   const logLevel = (text(env, 'LOG_LEVEL') ?? 'info') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) {
