@@ -2,14 +2,14 @@ import { randomUUID } from 'node:crypto';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
-import pino from 'pino';
+import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { registerAuth } from './plugins/auth';
 import { registerDrain } from './plugins/drain';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './plugins/errors';
 import { registerInputNormalisation } from './plugins/input';
+import { silentLogging, type Logging } from './plugins/logging';
 import { registerOpenApi } from './plugins/openapi';
 import { registerSecurityHeaders } from './plugins/security';
 import { validatorOptions } from './plugins/validation';
@@ -48,54 +48,15 @@ import { createUserService } from './modules/user/user.service';
 export interface AppOptions {
   config: Config;
   database: Database;
-  logger?: FastifyServerOptions['logger'];
+  logging?: Logging;
   now?: () => number;
 }
 
-/** One log line per request, when it is answered (with its method and URL), instead of two. */
-class OneLinePerRequest extends LogController {
-  incomingRequest() {}
-
-  requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
-    const line = { req: request, res: reply, responseTime: reply.elapsedTime };
-    if (error) reply.log.error({ ...line, err: error }, 'request errored');
-    else reply.log.info(line, 'request completed');
-  }
-}
-
-/**
- * Standard output, written in the background in blocks of at least 4 KB: under load the lines of
- * many requests go out in one write instead of one write each (a write per request was ~7 % of
- * the server's CPU). A quiet server still shows its lines within a second; pino writes what is
- * left when the process exits, so only a kill -9 can lose the last second of log.
- */
-function logDestination() {
-  const destination = pino.destination({ sync: false, minLength: 4096 });
-  setInterval(() => {
-    // flush() throws while the destination is still opening or once it is closed.
-    try {
-      destination.flush();
-    } catch {}
-  }, 1000).unref();
-  return destination;
-}
-
-export function loggerOptions(config: Pick<Config, 'logLevel'>): FastifyServerOptions['logger'] {
-  return {
-    level: config.logLevel,
-    stream: logDestination(),
-    redact: {
-      paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
-      censor: '[redacted]',
-    },
-  };
-}
-
 /** Builds the whole application on a database that is already migrated. Never listens. */
-export async function buildApp({ config, database, logger = false, now }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, database, logging = silentLogging(), now }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger,
-    logController: new OneLinePerRequest(),
+    logger: logging.logger,
+    logController: logging.logController,
     // One proxy in front: the address it appended is the client's. Anything to its left was written
     // by the client and would let it pick a new address for each guess at the login throttle.
     trustProxy: config.trustProxy ? (_address: string, hop: number) => hop === 0 : false,

@@ -1,9 +1,10 @@
 import path from 'node:path';
-import { buildApp, loggerOptions } from './app';
+import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import type { Database } from './db/client';
 import { openConfiguredDatabase } from './db/configured';
 import { DataDirInUseError } from './lib/data-dir-lock';
+import { createLogging } from './plugins/logging';
 import { createAdminRepository } from './modules/admin/admin.repository';
 import { ensureFirstSuperAdmin, type FirstAdmin } from './modules/admin/first-admin';
 import { DEMO_SIZES, isEmpty, seed } from './seed/seed';
@@ -51,7 +52,8 @@ async function main() {
     await seed(database.db, DEMO_SIZES);
     console.log('已填充演示数据（--demo）。');
   }
-  const app = await buildApp({ config, database, logger: loggerOptions(config) });
+  const logging = await createLogging(config, { terminal: Boolean(process.stdout.isTTY) });
+  const app = await buildApp({ config, database, logging });
 
   let stopping = false;
   const stop = async (signal: NodeJS.Signals) => {
