@@ -164,7 +164,7 @@ export default defineConfig({
   // chunk in its own function scope keeps the names apart.
   esbuildMinifyIIFE: true,
   chainWebpack(memo, { webpack }) {
-    // SPEC §9 fixes the chunk load time-out at 120 s; stated here so no bundler default moves it.
+    // docs/requirements.md fixes the chunk load time-out at 120 s; stated here so no bundler default moves it.
     memo.output.chunkLoadTimeout(120_000);
     // Webpack's default split groups leave some modules the layout shares with a page copied into
     // both (antd Result's images, the lazy-antd shim, ProLayout's and ProTable's ErrorBoundary and

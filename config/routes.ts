@@ -1,5 +1,5 @@
 /**
- * SPEC.md §2's route table. `access` names a flag of src/access.ts; a group's redirect child
+ * The route table of docs/requirements.md. `access` names a flag of src/access.ts; a group's redirect child
  * takes its parent's flag, so a refused group refuses its redirect too.
  */
 export interface AppRoute {

@@ -1,5 +1,5 @@
 /**
- * Admin and session calls for `npm run dev:mock`, following CONTRACT.md.
+ * Admin and session calls for `npm run dev:mock`, following docs/api.md.
  *
  * Sign in as `admin` / `123456` (SuperAdmin) or `editor` / `123456` (NormalAdmin); `reviewer` is
  * disabled (403). The captcha always reads 「TEST」 and is accepted in any case. Five failed

@@ -1,4 +1,4 @@
-/** Book calls for `npm run dev:mock`, following CONTRACT.md and server/src/modules/book (NormalAdmin). */
+/** Book calls for `npm run dev:mock`, following docs/api.md and server/src/modules/book (NormalAdmin). */
 import { defineMock } from '@umijs/max';
 import { typedContentMocks } from './lib/crud';
 import { content, DEFAULT_BOOK_COVER, type MockBook, removeBook } from './lib/content';

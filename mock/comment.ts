@@ -1,5 +1,5 @@
 /**
- * Comment calls for `npm run dev:mock`, following CONTRACT.md and server/src/modules/comment
+ * Comment calls for `npm run dev:mock`, following docs/api.md and server/src/modules/comment
  * (NormalAdmin). commentType 1 is a comment on an issue, 2 on a book; list rows carry their
  * author as `user` and what they are about as `target: { _id, title }`. Adding or removing a
  * comment keeps its parent's commentNumber true.

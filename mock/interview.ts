@@ -1,5 +1,5 @@
 /**
- * Interview question calls for `npm run dev:mock`, following CONTRACT.md and
+ * Interview question calls for `npm run dev:mock`, following docs/api.md and
  * server/src/modules/interview (NormalAdmin).
  */
 import { defineMock } from '@umijs/max';

@@ -1,5 +1,5 @@
 /**
- * Issue (问答) calls for `npm run dev:mock`, following CONTRACT.md and server/src/modules/issue
+ * Issue (问答) calls for `npm run dev:mock`, following docs/api.md and server/src/modules/issue
  * (NormalAdmin). Each issue is answered with its author as `user: { _id, nickname, avatar }`;
  * approving is `PATCH { issueStatus: true }`.
  */

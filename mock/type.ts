@@ -1,4 +1,4 @@
-/** Type calls for `npm run dev:mock`, following CONTRACT.md (read and write: NormalAdmin). */
+/** Type calls for `npm run dev:mock`, following docs/api.md (read and write: NormalAdmin). */
 import { defineMock } from '@umijs/max';
 import { typeUsage } from './lib/content';
 import { bodyOf, db, fail, objectId, ok, requireAdmin, text } from './lib/store';

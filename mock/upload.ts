@@ -1,6 +1,6 @@
 /**
  * POST /api/upload for `npm run dev:mock`: keeps the image in memory and serves it back under
- * /static/uploads/, judged by its bytes as CONTRACT.md says (PNG, JPEG, GIF or WebP, at most 2 MB).
+ * /static/uploads/, judged by its bytes as docs/api.md says (PNG, JPEG, GIF or WebP, at most 2 MB).
  */
 import { defineMock } from '@umijs/max';
 import { db, fail, objectId, ok, requireAdmin } from './lib/store';

@@ -1,5 +1,5 @@
 /**
- * User calls for `npm run dev:mock`, following CONTRACT.md and server/src/modules/user
+ * User calls for `npm run dev:mock`, following docs/api.md and server/src/modules/user
  * (NormalAdmin; DELETE is SuperAdmin only).
  *
  * The fixed paths (userIsExist, impact) come before `/api/user/:id`: the first matching key answers.

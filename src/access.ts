@@ -5,7 +5,7 @@ export interface AccessFlags {
   canNormalAdmin: boolean;
 }
 
-/** SPEC.md §6: permission 1 is SuperAdmin; 1 and 2 are NormalAdmin; no admin, no rights. */
+/** docs/requirements.md, roles: permission 1 is SuperAdmin; 1 and 2 are NormalAdmin; no admin, no rights. */
 export default function access(initialState: InitialState | undefined): AccessFlags {
   const permission = initialState?.adminInfo?.permission;
   return {

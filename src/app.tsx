@@ -19,7 +19,7 @@ import {
 
 const WARNING_READ_MS = 1200;
 
-/** On /login a live session sends the admin back where they came from (SPEC.md §2). */
+/** On /login a live session sends the admin back where they came from (docs/requirements.md, session). */
 async function leaveLoginIfSignedIn(): Promise<InitialState> {
   if (!getToken()) return {};
   try {
@@ -92,7 +92,7 @@ export const request: RequestConfig = requestConfig;
 
 /*
  * Chinese texts for antd's own words (pagination, Popconfirm, empty tables), buttons that keep
- * their texts exactly (「登录」, not 「登 录」) as SCREENS.md quotes them, and the message instance
+ * their texts exactly (「登录」, not 「登 录」) as docs/screens.md quotes them, and the message instance
  * every part of the app uses (see utils/feedback).
  */
 export function rootContainer(container: ReactNode) {

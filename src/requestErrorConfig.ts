@@ -2,7 +2,7 @@ import type { RequestConfig, RequestOptions } from '@umijs/max';
 import { message } from '@/utils/feedback';
 import { expireSession, getToken } from '@/utils/session';
 
-/** Every JSON answer of the server (CONTRACT.md "Conventions"). */
+/** Every JSON answer of the server (docs/api.md "Conventions"). */
 export interface ApiSuccess<T> {
   success: true;
   code: 0;

@@ -1,7 +1,7 @@
 /**
  * The community's content for `npm run dev:mock`: users, books, interview questions, issues and
  * comments, held in memory beside mock/lib/store.ts's admins and types, with the rules the server
- * keeps in its transactions (CONTRACT.md): a comment's type is its parent's, `commentNumber` is
+ * keeps in its transactions (docs/api.md): a comment's type is its parent's, `commentNumber` is
  * always the true count, and removing a user, an issue or a book takes what hangs on it along.
  *
  * The demo rows are dated relative to the start, so the home page's 30-day charts always show

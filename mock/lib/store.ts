@@ -1,7 +1,7 @@
 /**
  * The in-memory state and envelope helpers shared by the mock handlers (`npm run dev:mock`).
  * .umirc.ts excludes this folder from the mock globs: it holds no handler map of its own.
- * Everything follows CONTRACT.md: envelopes, real HTTP statuses, 24-hex ids, epoch-ms times.
+ * Everything follows docs/api.md: envelopes, real HTTP statuses, 24-hex ids, epoch-ms times.
  */
 import type { Request, Response } from '@umijs/bundler-utils/compiled/express';
 import { randomBytes } from 'crypto';

@@ -35,7 +35,7 @@ export async function freshDatabase(onQuery: (sql: string) => void = () => undef
   return { database, drop };
 }
 
-// Anything that looks like a stored password must never appear in an answer (CONTRACT.md).
+// Anything that looks like a stored password must never appear in an answer (docs/api.md).
 const LEAKS = [/\$argon2/, /"loginPwd"/, /"passwordHash"/, /"password_hash"/];
 
 export interface TestContext {

@@ -1,5 +1,5 @@
 /**
- * mock/ must answer what the server answers (CONTRACT.md "One contract, three places"): every
+ * mock/ must answer what the server answers (docs/api.md "Where the exact shapes live"): every
  * mock handler is called through realistic calls, success and failure, and each answer is
  * checked against the response schema the server registered for that route and status.
  */

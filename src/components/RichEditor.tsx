@@ -9,7 +9,7 @@ export type { RichEditorProps } from './RichEditor/types';
 // with /login or the list pages.
 const Editor = lazy(() => import(/* webpackChunkName: "rich-editor" */ './RichEditor/Editor'));
 
-/** A form field control editing HTML (CONTRACT.md "HTML content"). */
+/** A form field control editing HTML (docs/api.md "HTML content"). */
 export default function RichEditor(props: RichEditorProps) {
   return (
     <Suspense

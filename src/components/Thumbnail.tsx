@@ -11,7 +11,7 @@ interface ThumbnailProps {
 }
 
 /**
- * A list cell's picture: a plain image that falls back when its file is missing. SCREENS.md asks
+ * A list cell's picture: a plain image that falls back when its file is missing. docs/screens.md asks
  * only for the picture here (no preview), and antd's Image brings its preview viewer (rc-image,
  * rc-dialog, ~10 KB gzipped) into the list's first load for nothing.
  */

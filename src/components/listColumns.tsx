@@ -3,7 +3,7 @@ import { Tag } from 'antd';
 import type { useTypeOptions } from '@/hooks/useTypeOptions';
 import { formatDate } from '@/utils/format';
 
-/** SCREENS.md's paging of every server-paged list: 10 a page, 10/20/50/100, quick jumper. */
+/** docs/screens.md's paging of every server-paged list: 10 a page, 10/20/50/100, quick jumper. */
 export const serverPagination = {
   defaultPageSize: 10,
   pageSizeOptions: [10, 20, 50, 100],

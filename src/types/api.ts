@@ -1,9 +1,9 @@
 /**
- * Payload shapes of CONTRACT.md, written by hand until they are generated from the server's
+ * Payload shapes of docs/api.md, written by hand until they are generated from the server's
  * OpenAPI document. Ids are 24 lowercase hex characters; times are epoch milliseconds.
  */
 
-/** 1 is SuperAdmin, 2 is NormalAdmin (SPEC.md §6). */
+/** 1 is SuperAdmin, 2 is NormalAdmin (docs/requirements.md, roles). */
 export type Permission = 1 | 2;
 
 export interface Admin {

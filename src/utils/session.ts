@@ -3,7 +3,7 @@ import { DEFAULT_AVATAR } from '@/constants';
 import type { AdminInfo } from '@/types/api';
 import { message } from '@/utils/feedback';
 
-/** SPEC.md §9: the token lives in localStorage under this key. */
+/** docs/requirements.md, constants: the token lives in localStorage under this key. */
 export const TOKEN_KEY = 'adminToken';
 
 export const LOGIN_PATH = '/login';
@@ -20,7 +20,7 @@ export function clearToken(): void {
   localStorage.removeItem(TOKEN_KEY);
 }
 
-/** The initial state of SPEC.md §3: empty until an admin is known. */
+/** The initial state of docs/requirements.md (entities): empty until an admin is known. */
 export interface InitialState {
   name?: string;
   avatar?: string;
@@ -62,7 +62,7 @@ function currentPath(): string {
   return `${pathname}${search}`;
 }
 
-/** SPEC.md §2: a page that finds no session drops the token and sends the admin to /login. */
+/** docs/requirements.md, session: a page that finds no session drops the token and sends the admin to /login. */
 export function expireSession(): void {
   clearToken();
   if (history.location.pathname !== LOGIN_PATH) history.push(loginPathFrom(currentPath()));

@@ -18,7 +18,7 @@ import {
 /** A pg_trgm GIN index: what lets `ILIKE '%text%'` (the lists' substring filters) avoid a full scan. */
 const trigram = (name: string, column: AnyPgColumn) => index(name).using('gin', sql`${column} gin_trgm_ops`);
 
-// Times are epoch milliseconds (CONTRACT.md), kept as bigint and read back as JS numbers.
+// Times are epoch milliseconds (docs/api.md), kept as bigint and read back as JS numbers.
 const epochMs = (name: string) => bigint(name, { mode: 'number' });
 const id = (name: string) => varchar(name, { length: 24 });
 const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({

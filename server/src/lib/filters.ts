@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 
-// List filters arrive as query strings; an empty one means "no filter" (CONTRACT.md).
+// List filters arrive as query strings; an empty one means "no filter" (docs/api.md).
 
 export const TextFilter = (description: string) =>
   Type.Optional(Type.String({ maxLength: 100, description: `${description}（包含即可，不分大小写）` }));

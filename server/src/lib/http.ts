@@ -1,7 +1,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { ID_PATTERN } from './ids';
 
-/** `{ success: true, code: 0, msg: '', data }`: every successful JSON answer (CONTRACT.md). */
+/** `{ success: true, code: 0, msg: '', data }`: every successful JSON answer (docs/api.md). */
 export const Envelope = <T extends TSchema>(data: T) =>
   Type.Object({
     success: Type.Literal(true),

@@ -20,7 +20,7 @@ function normalise(value: unknown, depth = 0): unknown {
   return out;
 }
 
-/** Strings are trimmed before validation, so "  " is refused where a value is required (CONTRACT.md). */
+/** Strings are trimmed before validation, so "  " is refused where a value is required (docs/api.md). */
 export function registerInputNormalisation(app: FastifyInstance) {
   app.addHook('preValidation', async (request) => {
     if (request.body && typeof request.body === 'object' && !Buffer.isBuffer(request.body)) {

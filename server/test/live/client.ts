@@ -9,7 +9,7 @@ export interface Answer {
   headers: Headers;
 }
 
-/** The front end's request time-out (SPEC §9): a call must be answered within it. */
+/** The front end's request time-out (docs/requirements.md): a call must be answered within it. */
 export const CLIENT_TIMEOUT_MS = 3000;
 
 export interface CallOptions {

@@ -10,7 +10,7 @@ import { safeRedirect, saveToken, toInitialState } from '@/utils/session';
 import styles from './index.less';
 import { useCaptcha } from './useCaptcha';
 
-/** The text for each refusal of POST /api/admin/login (SCREENS.md "/login"). */
+/** The text for each refusal of POST /api/admin/login (docs/screens.md "/login"). */
 function loginFailureMessage(error: unknown): string {
   switch (errorStatus(error)) {
     case 401:

@@ -27,7 +27,7 @@ export interface AuthenticatedAdmin {
 // svg-captcha's module is itself the "draw this text" function; its typings omit that.
 const drawCaptcha = svgCaptcha as unknown as (text: string, options: object) => string;
 const CAPTCHA_STYLE = { size: 4, noise: 2, color: true, background: '#f0f2f5', width: 120, height: 40, fontSize: 48 };
-// No characters a person confuses with one another (i I l 1 0 O o, CONTRACT.md).
+// No characters a person confuses with one another (i I l 1 0 O o, docs/api.md).
 const CAPTCHA_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZabcdefghjkmnpqrstuvwxyz23456789';
 
 function captchaText(): string {

@@ -11,7 +11,7 @@ export const LIST_PATH = '/book/bookList';
 
 const POINT_OPTIONS = [10, 20, 30, 40].map((points) => ({ label: String(points), value: points }));
 
-/** The server's own rule for downloadLink (CONTRACT.md: an http or https URL). */
+/** The server's own rule for downloadLink (docs/api.md: an http or https URL). */
 const DOWNLOAD_LINK = /^https?:\/\/[^\s]+$/;
 
 const linkIsUrl: Rule = {
