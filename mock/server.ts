@@ -58,7 +58,9 @@ async function startServer(): Promise<FastifyInstance> {
   });
   await seed(database.db, DEMO_SIZES);
   // Errors only: a 500's details show in the terminal running `max dev`.
-  return buildApp({ config, database, logger: { level: 'error' } });
+  const app = await buildApp({ config, database, logger: { level: 'error' } });
+  app.addHook('onClose', () => database.close());
+  return app;
 }
 
 // Kept on globalThis: Umi loads mock/ again after each edit in it, and one server (one PGlite)
