@@ -16,7 +16,9 @@
  * handler's return value is ignored, so it may be async; before a non-GET handler runs, body-parser
  * has read a JSON or urlencoded body into `req.body` and multer a multipart one into `req.body`
  * and `req.files` (in memory). Those bodies are written out again for `inject`; any other body is
- * still unread and is passed on as the request stream itself.
+ * still unread and is passed on as the request stream itself. The one difference left: a body
+ * body-parser cannot read (malformed JSON, JSON over its 5 MB) it leaves as `{}` and Umi calls the
+ * handler anyway, so the server answers for an empty object instead.
  */
 import type { IncomingMessage, IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { defineMock } from '@umijs/max';
