@@ -144,8 +144,8 @@ export default defineConfig({
   // on every page) has nothing to do.
   helmet: false,
   favicons: ['/favicon.svg'],
-  // mock/lib holds the shared in-memory store; it is imported by the handlers, not a handler map.
-  mock: useMock ? { exclude: ['mock/lib/**'] } : false,
+  // mock/server.ts hands every call to the real server, built in this process (no exclusions needed).
+  mock: useMock ? {} : false,
   proxy: useMock
     ? {}
     : {

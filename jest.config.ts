@@ -43,7 +43,7 @@ export default async (): Promise<Config> => {
     // through `await import()`.
     transformIgnorePatterns: ['/node_modules/'],
     moduleNameMapper: {
-      // mock/ files (checked against the server's schemas) only need umi's identity defineMock.
+      // mock/server.ts (loaded by server/test/mock-contract.test.ts) only needs umi's identity defineMock.
       '^@umijs/max$': '<rootDir>/node_modules/umi/dist/defineMock.js',
     },
   };

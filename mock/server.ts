@@ -1,0 +1,154 @@
+/**
+ * `npm run dev:mock`: no server process and no database to run, yet every call under /api,
+ * /res/captcha and /static/uploads is answered by the real server (server/src/app.ts), built in
+ * this process on an in-memory PGlite and reached through `app.inject`. Rules, messages, status
+ * codes, headers and shapes are the server's own, so the two cannot drift (CONTRACT.md, "One
+ * contract, one place").
+ *
+ * The server starts on the first call (a few seconds: PGlite, migrations, the `--demo` data set)
+ * and lives as long as `max dev`; its data is lost when `max dev` stops. Sign in as `admin` /
+ * `123456` (super admin) or `editor` / `123456` (normal admin); the captcha always reads 「TEST」,
+ * in any case (the server's CAPTCHA_TEST_ANSWER, which it refuses under NODE_ENV=production;
+ * `max dev` sets development).
+ *
+ * How Umi 4's mock middleware hands a call over (@umijs/preset-umi/dist/features/mock): keys are
+ * path-to-regexp 1.x patterns tested against `req.path`, so `/api/*` covers every API path; the
+ * handler's return value is ignored, so it may be async; before a non-GET handler runs, body-parser
+ * has read a JSON or urlencoded body into `req.body` and multer a multipart one into `req.body`
+ * and `req.files` (in memory). Those bodies are written out again for `inject`; any other body is
+ * still unread and is passed on as the request stream itself. The one difference left: a body
+ * body-parser cannot read (malformed JSON, JSON over its 5 MB) it leaves as `{}` and Umi calls the
+ * handler anyway, so the server answers for an empty object instead.
+ */
+import type { IncomingMessage, IncomingHttpHeaders, ServerResponse } from 'node:http';
+import { defineMock } from '@umijs/max';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { buildApp } from '../server/src/app';
+import { loadConfig } from '../server/src/config';
+import { openDatabase } from '../server/src/db/client';
+import { createAdminRepository } from '../server/src/modules/admin/admin.repository';
+import { ensureFirstSuperAdmin } from '../server/src/modules/admin/first-admin';
+import { DEFAULT_AVATAR } from '../server/src/lib/defaults';
+import { newId } from '../server/src/lib/ids';
+import { silentLogging } from '../server/src/plugins/logging';
+import { hashPassword } from '../server/src/lib/passwords';
+import { DEMO_SIZES, seed } from '../server/src/seed/seed';
+
+export const MOCK_CAPTCHA = 'TEST';
+export const MOCK_PASSWORD = '123456';
+
+async function startServer(): Promise<FastifyInstance> {
+  const config = loadConfig({
+    NODE_ENV: process.env.NODE_ENV,
+    CAPTCHA_TEST_ANSWER: MOCK_CAPTCHA,
+    ADMIN_LOGIN_ID: 'admin',
+    ADMIN_PASSWORD: MOCK_PASSWORD,
+  });
+  const database = await openDatabase({ kind: 'embedded', dataDir: null });
+  await database.migrate();
+  // The same accounts a fresh install and the server's own hashing make; no rule is bent.
+  const admins = createAdminRepository(database.db);
+  await ensureFirstSuperAdmin(admins, config);
+  await admins.insert({
+    id: newId(),
+    loginId: 'editor',
+    passwordHash: await hashPassword(MOCK_PASSWORD),
+    nickname: '编辑',
+    avatar: DEFAULT_AVATAR,
+    permission: 2,
+    enabled: true,
+    createdAt: Date.now(),
+  });
+  await seed(database.db, DEMO_SIZES);
+  // Errors only: a 500's details show in the terminal running `max dev`.
+  const app = await buildApp({ config, database, logging: { ...silentLogging(), logger: { level: 'error' } } });
+  app.addHook('onClose', () => database.close());
+  return app;
+}
+
+// Kept on globalThis: Umi loads mock/ again after each edit in it, and one server (one PGlite)
+// serves the whole `max dev` session.
+const shared = globalThis as typeof globalThis & { coderStationMockServer?: Promise<FastifyInstance> };
+
+export function mockServer(): Promise<FastifyInstance> {
+  if (!shared.coderStationMockServer) {
+    console.log('[mock] 正在进程内启动服务端（内存 PGlite + 演示数据）…');
+    shared.coderStationMockServer = startServer().catch((error: unknown) => {
+      shared.coderStationMockServer = undefined;
+      throw error;
+    });
+  }
+  return shared.coderStationMockServer;
+}
+
+/** What Umi's mock middleware (express, body-parser, multer) leaves on the request. */
+export type MockRequest = IncomingMessage & {
+  originalUrl?: string;
+  body?: unknown;
+  _body?: boolean;
+  files?: { fieldname: string; originalname: string; mimetype: string; buffer: Buffer }[];
+};
+
+/** The request's body as the client sent it (or the same content), with its content-type. */
+async function payloadOf(req: MockRequest, headers: IncomingHttpHeaders): Promise<InjectOptions['payload']> {
+  if (req.files) {
+    const form = new FormData();
+    for (const [name, value] of Object.entries((req.body ?? {}) as Record<string, string | string[]>)) {
+      for (const one of Array.isArray(value) ? value : [value]) form.append(name, one);
+    }
+    for (const file of req.files) form.append(file.fieldname, new Blob([new Uint8Array(file.buffer)], { type: file.mimetype }), file.originalname);
+    const encoded = new Response(form);
+    headers['content-type'] = encoded.headers.get('content-type')!;
+    return Buffer.from(await encoded.arrayBuffer());
+  }
+  if (req._body) {
+    const json = /json/i.test(headers['content-type'] ?? '');
+    return json ? JSON.stringify(req.body) : new URLSearchParams(req.body as Record<string, string>).toString();
+  }
+  if (req.method === 'GET' || req.method === 'HEAD') return undefined;
+  return req;
+}
+
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding']);
+
+export async function forward(req: MockRequest, res: ServerResponse): Promise<void> {
+  try {
+    const headers: IncomingHttpHeaders = { ...req.headers };
+    const payload = await payloadOf(req, headers);
+    if (payload !== req) {
+      delete headers['content-length'];
+      delete headers['transfer-encoding'];
+    }
+    const app = await mockServer();
+    const answer = await app.inject({
+      method: req.method as InjectOptions['method'],
+      url: req.originalUrl ?? req.url!,
+      headers,
+      payload,
+      remoteAddress: req.socket?.remoteAddress,
+    });
+    for (const [name, value] of Object.entries(answer.headers)) {
+      if (value !== undefined && !HOP_BY_HOP.has(name)) res.setHeader(name, value);
+    }
+    res.statusCode = answer.statusCode;
+    res.end(answer.rawPayload);
+  } catch (error) {
+    console.error('[mock] 进程内服务端出错：', error);
+    if (res.headersSent) return void res.end();
+    res.statusCode = 503;
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.end(JSON.stringify({ success: false, code: 503, msg: '模拟服务暂不可用，请查看 max dev 的输出', data: null }));
+  }
+}
+
+const handler = (req: IncomingMessage, res: ServerResponse) => void forward(req, res);
+
+export default defineMock({
+  'GET /res/captcha': handler,
+  'GET /static/uploads/*': handler,
+  'GET /api/*': handler,
+  'POST /api/*': handler,
+  'PATCH /api/*': handler,
+  'PUT /api/*': handler,
+  'DELETE /api/*': handler,
+});
