@@ -91,6 +91,18 @@ export const layout: RunTimeLayoutConfig = ({ error, refresh, setInitialState })
 export const request: RequestConfig = requestConfig;
 
 /*
+ * A refused effect reaches the code that dispatched it through the dispatch's promise
+ * (services/api.ts), once the request layer has shown the message. dva's default onError throws
+ * instead, before that promise settles: the caller would wait for ever, dva-loading would keep the
+ * effect spinning, and the error would escape into the model's saga.
+ */
+export const dva = {
+  config: {
+    onError(_error: unknown) {},
+  },
+};
+
+/*
  * Chinese texts for antd's own words (pagination, Popconfirm, empty tables), buttons that keep
  * their texts exactly (「登录」, not 「登 录」) as SCREENS.md quotes them, and the message instance
  * every part of the app uses (see utils/feedback).

@@ -6,7 +6,10 @@ import type { LoadingState } from '@/types/dva';
 
 type RootState = { admin: AdminModelState } & LoadingState;
 
-/** The dva `admin` model, with each effect's answer typed (see the model's note). */
+/**
+ * The dva `admin` model, with each effect's answer typed. A refusal rejects (services/api.ts):
+ * the caller catches it, or ends the chain with `alreadyShown`.
+ */
 export function useAdminStore() {
   const dispatch = useDispatch();
   const { adminList, adminInfo } = useSelector((state: RootState) => state.admin);
@@ -18,10 +21,10 @@ export function useAdminStore() {
     const run = <R>(type: string, payload?: unknown) =>
       dispatch({ type, payload }) as unknown as Promise<R>;
     return {
-      init: () => run<boolean>('admin/init'),
-      add: (admin: NewAdmin) => run<CreatedAdmin | null>('admin/add', admin),
-      remove: (id: string) => run<boolean>('admin/delete', id),
-      edit: (payload: EditAdminPayload) => run<Admin | null>('admin/edit', payload),
+      init: () => run<void>('admin/init'),
+      add: (admin: NewAdmin) => run<CreatedAdmin>('admin/add', admin),
+      remove: (id: string) => run<void>('admin/delete', id),
+      edit: (payload: EditAdminPayload) => run<Admin>('admin/edit', payload),
       setAdminInfo: (info: AdminInfo | null) => {
         dispatch({ type: 'admin/setAdminInfo', payload: info });
       },

@@ -4,6 +4,7 @@ import { Card, Space } from 'antd';
 import { useEffect, useState } from 'react';
 import InitialPasswordModal from '@/components/InitialPasswordModal';
 import { useAdminStore } from '@/hooks/useAdminStore';
+import { alreadyShown } from '@/services/api';
 import { message } from '@/utils/feedback';
 import AdminFormFields, {
   type AdminFormValues,
@@ -19,12 +20,17 @@ export default function AddAdmin() {
 
   // The new admin is appended to the store's list, which must hold the others first.
   useEffect(() => {
-    if (adminList.length === 0) init();
+    if (adminList.length === 0) init().catch(alreadyShown);
   }, [adminList.length, init]);
 
   const onFinish = async (values: AdminFormValues) => {
-    const created = await add(toNewAdmin(values));
-    if (!created) return;
+    let created;
+    try {
+      created = await add(toNewAdmin(values));
+    } catch {
+      // Shown by the request layer; the form keeps what was typed.
+      return;
+    }
     message.success('添加管理员成功');
     if (created.initialPassword) {
       setGenerated({ account: created.loginId, password: created.initialPassword });
