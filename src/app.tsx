@@ -1,8 +1,8 @@
 import type { RequestConfig, RunTimeLayoutConfig } from '@umijs/max';
-import { history } from '@umijs/max';
+import { history, useDispatch, useModel } from '@umijs/max';
 import { ConfigProvider } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect } from 'react';
 import Forbidden from '@/components/Forbidden';
 import SessionLoadFailed from '@/components/SessionLoadFailed';
 import { describeRequestError, errorStatus, requestConfig } from '@/requestErrorConfig';
@@ -113,5 +113,31 @@ export function rootContainer(container: ReactNode) {
       <MessageBridge />
       {container}
     </ConfigProvider>
+  );
+}
+
+/*
+ * initialState alone owns the signed-in admin: it is loaded above and changed only through
+ * setInitialState (login, logout, an edit of oneself). The dva `admin` model keeps `adminInfo`
+ * because SPEC.md §4 gives it "set current admin info"; this mirror is the one place that sets it,
+ * each time initialState changes, so that nothing else can push a second version around.
+ */
+function AdminInfoMirror() {
+  const { initialState } = useModel('@@initialState');
+  const dispatch = useDispatch();
+  const adminInfo = initialState?.adminInfo ?? null;
+  useEffect(() => {
+    dispatch({ type: 'admin/setAdminInfo', payload: adminInfo });
+  }, [adminInfo, dispatch]);
+  return null;
+}
+
+/** Inside the providers of initialState and dva, around every page. */
+export function innerProvider(container: ReactNode) {
+  return (
+    <>
+      <AdminInfoMirror />
+      {container}
+    </>
   );
 }

@@ -1,7 +1,7 @@
 import { useDispatch, useSelector } from '@umijs/max';
 import { useMemo } from 'react';
 import type { AdminModelState, EditAdminPayload } from '@/models/admin';
-import type { Admin, AdminInfo, CreatedAdmin, NewAdmin } from '@/types/api';
+import type { Admin, CreatedAdmin, NewAdmin } from '@/types/api';
 import type { LoadingState } from '@/types/dva';
 
 type RootState = { admin: AdminModelState } & LoadingState;
@@ -12,6 +12,7 @@ type RootState = { admin: AdminModelState } & LoadingState;
  */
 export function useAdminStore() {
   const dispatch = useDispatch();
+  // adminInfo mirrors initialState (see AdminModelState); it has no setter here.
   const { adminList, adminInfo } = useSelector((state: RootState) => state.admin);
   const loading = useSelector((state: RootState) => Boolean(state.loading.effects['admin/init']));
 
@@ -25,9 +26,6 @@ export function useAdminStore() {
       add: (admin: NewAdmin) => run<CreatedAdmin>('admin/add', admin),
       remove: (id: string) => run<void>('admin/delete', id),
       edit: (payload: EditAdminPayload) => run<Admin>('admin/edit', payload),
-      setAdminInfo: (info: AdminInfo | null) => {
-        dispatch({ type: 'admin/setAdminInfo', payload: info });
-      },
     };
   }, [dispatch]);
 

@@ -4,7 +4,12 @@ import type { Admin, AdminChanges, AdminInfo, CreatedAdmin, NewAdmin } from '@/t
 
 export interface AdminModelState {
   adminList: Admin[];
-  /** The signed-in admin as this store knows it, kept fresh when an edit touches it. */
+  /**
+   * The signed-in admin, read-only here: a mirror of `initialState.adminInfo`, which alone owns it
+   * (login, logout, an edit of oneself all go through setInitialState). app.tsx's AdminInfoMirror
+   * is the one place that dispatches setAdminInfo, whenever initialState changes; nothing else
+   * writes it, so the two cannot disagree for longer than a render.
+   */
   adminInfo: AdminInfo | null;
 }
 
@@ -69,14 +74,14 @@ const AdminModel = {
     },
 
     mergeAdmin(state: AdminModelState, { payload }: PayloadAction<Admin>): AdminModelState {
+      // An edit of oneself reaches adminInfo through initialState (see AdminModelState).
       const adminList = state.adminList.map((admin) =>
         admin._id === payload._id ? { ...admin, ...payload } : admin,
       );
-      const adminInfo =
-        state.adminInfo?._id === payload._id ? pickAdminInfo(payload) : state.adminInfo;
-      return { ...state, adminList, adminInfo };
+      return { ...state, adminList };
     },
 
+    /** SPEC.md §4 "set current admin info": dispatched by app.tsx's AdminInfoMirror only. */
     setAdminInfo(
       state: AdminModelState,
       { payload }: PayloadAction<AdminInfo | null>,

@@ -94,22 +94,19 @@ function adminColumns(ctx: ColumnContext): ProColumns<Admin>[] {
 }
 
 export default function AdminList() {
-  const { initialState, setInitialState } = useModel('@@initialState');
-  const { adminList, adminInfo, loading, init, edit, remove, setAdminInfo } = useAdminStore();
+  const { setInitialState } = useModel('@@initialState');
+  const { adminList, adminInfo, loading, init, edit, remove } = useAdminStore();
   const { pagination, serial } = useLocalPagination(adminList.length);
   const { isPending, whilePending } = usePendingIds();
-
-  useEffect(() => {
-    setAdminInfo(initialState?.adminInfo ?? null);
-  }, [initialState?.adminInfo, setAdminInfo]);
 
   useEffect(() => {
     if (adminList.length === 0) init().catch(alreadyShown);
   }, [adminList.length, init]);
 
   const onSaved = (fresh: Admin) => {
-    // Editing oneself changes the name and avatar in the header too.
-    if (fresh._id === initialState?.adminInfo?._id) setInitialState(toInitialState(fresh));
+    // Editing oneself changes the name and avatar in the header, and the model's adminInfo, too:
+    // initialState owns the signed-in admin.
+    if (fresh._id === adminInfo?._id) setInitialState(toInitialState(fresh));
   };
 
   const onToggle = (admin: Admin, enabled: boolean) =>
