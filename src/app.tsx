@@ -1,8 +1,8 @@
 import type { RequestConfig, RunTimeLayoutConfig } from '@umijs/max';
-import { history } from '@umijs/max';
+import { history, useDispatch, useModel } from '@umijs/max';
 import { ConfigProvider } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect } from 'react';
 import Forbidden from '@/components/Forbidden';
 import SessionLoadFailed from '@/components/SessionLoadFailed';
 import { describeRequestError, errorStatus, requestConfig } from '@/requestErrorConfig';
@@ -91,6 +91,18 @@ export const layout: RunTimeLayoutConfig = ({ error, refresh, setInitialState })
 export const request: RequestConfig = requestConfig;
 
 /*
+ * A refused effect reaches the code that dispatched it through the dispatch's promise
+ * (services/api.ts), once the request layer has shown the message. dva's default onError throws
+ * instead, before that promise settles: the caller would wait for ever, dva-loading would keep the
+ * effect spinning, and the error would escape into the model's saga.
+ */
+export const dva = {
+  config: {
+    onError(_error: unknown) {},
+  },
+};
+
+/*
  * Chinese texts for antd's own words (pagination, Popconfirm, empty tables), buttons that keep
  * their texts exactly (「登录」, not 「登 录」) as docs/screens.md quotes them, and the message instance
  * every part of the app uses (see utils/feedback).
@@ -101,5 +113,31 @@ export function rootContainer(container: ReactNode) {
       <MessageBridge />
       {container}
     </ConfigProvider>
+  );
+}
+
+/*
+ * initialState alone owns the signed-in admin: it is loaded above and changed only through
+ * setInitialState (login, logout, an edit of oneself). The dva `admin` model keeps `adminInfo`
+ * because SPEC.md §4 gives it "set current admin info"; this mirror is the one place that sets it,
+ * each time initialState changes, so that nothing else can push a second version around.
+ */
+function AdminInfoMirror() {
+  const { initialState } = useModel('@@initialState');
+  const dispatch = useDispatch();
+  const adminInfo = initialState?.adminInfo ?? null;
+  useEffect(() => {
+    dispatch({ type: 'admin/setAdminInfo', payload: adminInfo });
+  }, [adminInfo, dispatch]);
+  return null;
+}
+
+/** Inside the providers of initialState and dva, around every page. */
+export function innerProvider(container: ReactNode) {
+  return (
+    <>
+      <AdminInfoMirror />
+      {container}
+    </>
   );
 }

@@ -6,10 +6,7 @@ import { message } from '@/utils/feedback';
 
 interface DeleteActionProps
   extends Omit<PopconfirmProps, 'onConfirm' | 'okText' | 'cancelText' | 'children'> {
-  /**
-   * Deletes the record. A refusal rejects (a service call) or answers false (a dva effect); either
-   * way the request layer has already shown the server's message.
-   */
+  /** Deletes the record; a refusal rejects, once the request layer has shown it. */
   remove: () => Promise<unknown>;
   /** Said once the record is gone. */
   done: string;
@@ -21,7 +18,7 @@ interface DeleteActionProps
 export function DeleteAction({ remove, done, onDeleted, ...confirm }: DeleteActionProps) {
   const onConfirm = async () => {
     try {
-      if ((await remove()) === false) return;
+      await remove();
       message.success(done);
       await onDeleted?.();
     } catch {

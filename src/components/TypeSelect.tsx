@@ -1,6 +1,7 @@
 import { Select } from 'antd';
 import { useEffect, useMemo } from 'react';
 import { useTypeStore } from '@/hooks/useTypeStore';
+import { alreadyShown } from '@/services/api';
 
 interface TypeSelectProps {
   /** Given by Form.Item so that the field's label points at the select (and assistive technology reads it). */
@@ -16,7 +17,7 @@ interface TypeSelectProps {
 export default function TypeSelect({ id, value, onChange, placeholder = '请选择分类', allowClear }: TypeSelectProps) {
   const { typeList, loading, init } = useTypeStore();
   useEffect(() => {
-    if (typeList.length === 0) init();
+    if (typeList.length === 0) init().catch(alreadyShown);
   }, [typeList.length, init]);
 
   const options = useMemo(() => typeList.map((type) => ({ label: type.typeName, value: type._id })), [typeList]);

@@ -1,14 +1,18 @@
 import { useDispatch, useSelector } from '@umijs/max';
 import { useMemo } from 'react';
 import type { AdminModelState, EditAdminPayload } from '@/models/admin';
-import type { Admin, AdminInfo, CreatedAdmin, NewAdmin } from '@/types/api';
+import type { Admin, CreatedAdmin, NewAdmin } from '@/types/api';
 import type { LoadingState } from '@/types/dva';
 
 type RootState = { admin: AdminModelState } & LoadingState;
 
-/** The dva `admin` model, with each effect's answer typed (see the model's note). */
+/**
+ * The dva `admin` model, with each effect's answer typed. A refusal rejects (services/api.ts):
+ * the caller catches it, or ends the chain with `alreadyShown`.
+ */
 export function useAdminStore() {
   const dispatch = useDispatch();
+  // adminInfo mirrors initialState (see AdminModelState); it has no setter here.
   const { adminList, adminInfo } = useSelector((state: RootState) => state.admin);
   const loading = useSelector((state: RootState) => Boolean(state.loading.effects['admin/init']));
 
@@ -18,13 +22,10 @@ export function useAdminStore() {
     const run = <R>(type: string, payload?: unknown) =>
       dispatch({ type, payload }) as unknown as Promise<R>;
     return {
-      init: () => run<boolean>('admin/init'),
-      add: (admin: NewAdmin) => run<CreatedAdmin | null>('admin/add', admin),
-      remove: (id: string) => run<boolean>('admin/delete', id),
-      edit: (payload: EditAdminPayload) => run<Admin | null>('admin/edit', payload),
-      setAdminInfo: (info: AdminInfo | null) => {
-        dispatch({ type: 'admin/setAdminInfo', payload: info });
-      },
+      init: () => run<void>('admin/init'),
+      add: (admin: NewAdmin) => run<CreatedAdmin>('admin/add', admin),
+      remove: (id: string) => run<void>('admin/delete', id),
+      edit: (payload: EditAdminPayload) => run<Admin>('admin/edit', payload),
     };
   }, [dispatch]);
 

@@ -6,7 +6,10 @@ import type { LoadingState } from '@/types/dva';
 
 type RootState = { type: TypeModelState } & LoadingState;
 
-/** The dva `type` model, with each effect's answer typed (see the model's note). */
+/**
+ * The dva `type` model, with each effect's answer typed. A refusal rejects (services/api.ts): the
+ * caller catches it, or ends the chain with `alreadyShown`.
+ */
 export function useTypeStore() {
   const dispatch = useDispatch();
   const typeList = useSelector((state: RootState) => state.type.typeList);
@@ -18,10 +21,10 @@ export function useTypeStore() {
     const run = <R>(type: string, payload?: unknown) =>
       dispatch({ type, payload }) as unknown as Promise<R>;
     return {
-      init: () => run<boolean>('type/init'),
-      add: (typeName: string) => run<Type | null>('type/add', typeName),
-      remove: (id: string) => run<boolean>('type/delete', id),
-      rename: (payload: RenameTypePayload) => run<boolean>('type/edit', payload),
+      init: () => run<void>('type/init'),
+      add: (typeName: string) => run<Type>('type/add', typeName),
+      remove: (id: string) => run<void>('type/delete', id),
+      rename: (payload: RenameTypePayload) => run<void>('type/edit', payload),
     };
   }, [dispatch]);
 

@@ -28,16 +28,17 @@ describe('admin model', () => {
     const model = runner({ adminList: [admin('9')] });
     model.provide(listAdmins, jest.fn(async () => fromServer));
 
-    await expect(model.run('init')).resolves.toBe(true);
+    await expect(model.run('init')).resolves.toBeUndefined();
 
     expect(model.state.adminList).toEqual(fromServer);
   });
 
-  it('init keeps the list and answers false when the server refuses', async () => {
+  it('init keeps the list and hands the refusal to its caller', async () => {
     const model = runner({ adminList: [admin('9')] });
-    model.provide(listAdmins, jest.fn(async () => Promise.reject(refused())));
+    const refusal = refused();
+    model.provide(listAdmins, jest.fn(async () => Promise.reject(refusal)));
 
-    await expect(model.run('init')).resolves.toBe(false);
+    await expect(model.run('init')).rejects.toBe(refusal);
 
     expect(model.state.adminList).toEqual([admin('9')]);
   });
@@ -66,11 +67,12 @@ describe('admin model', () => {
     expect(model.state.adminList[0]).not.toHaveProperty('initialPassword');
   });
 
-  it('add leaves the list alone and answers null when the server refuses', async () => {
+  it('add does not append and hands the refusal to its caller when the server refuses', async () => {
     const model = runner({ adminList: [admin('1')] });
-    model.provide(createAdmin, jest.fn(async () => Promise.reject(refused())));
+    const refusal = refused();
+    model.provide(createAdmin, jest.fn(async () => Promise.reject(refusal)));
 
-    await expect(model.run('add', { loginId: 'admin1', permission: 2 })).resolves.toBeNull();
+    await expect(model.run('add', { loginId: 'admin1', permission: 2 })).rejects.toBe(refusal);
 
     expect(model.state.adminList).toEqual([admin('1')]);
   });
@@ -86,15 +88,16 @@ describe('admin model', () => {
     expect(model.state.adminList).toEqual([admin('1'), admin('2')]);
 
     call.resolve();
-    await expect(running).resolves.toBe(true);
+    await expect(running).resolves.toBeUndefined();
     expect(model.state.adminList).toEqual([admin('1')]);
   });
 
-  it('delete keeps the admin and answers false when the server refuses', async () => {
+  it('delete keeps the admin and hands the refusal to its caller', async () => {
     const model = runner({ adminList: [admin('1'), admin('2')] });
-    model.provide(removeAdmin, jest.fn(async () => Promise.reject(refused())));
+    const refusal = refused();
+    model.provide(removeAdmin, jest.fn(async () => Promise.reject(refusal)));
 
-    await expect(model.run('delete', admin('2')._id)).resolves.toBe(false);
+    await expect(model.run('delete', admin('2')._id)).rejects.toBe(refusal);
 
     expect(model.state.adminList).toEqual([admin('1'), admin('2')]);
   });
@@ -130,20 +133,21 @@ describe('admin model', () => {
     expect(model.state.adminList[0]).toMatchObject({ nickname: '服务器上的', enabled: false });
   });
 
-  it('edit leaves the row alone, fetches nothing and answers null when the PATCH is refused', async () => {
+  it('edit leaves the row alone, fetches nothing and hands the refusal to its caller when the PATCH is refused', async () => {
     const model = runner({ adminList: [admin('2')] });
-    model.provide(updateAdmin, jest.fn(async () => Promise.reject(refused())));
+    const refusal = refused();
+    model.provide(updateAdmin, jest.fn(async () => Promise.reject(refusal)));
     const get = model.provide(getAdmin, jest.fn(async () => admin('2')));
 
     await expect(
       model.run('edit', { id: admin('2')._id, changes: { enabled: false } }),
-    ).resolves.toBeNull();
+    ).rejects.toBe(refusal);
 
     expect(get).not.toHaveBeenCalled();
     expect(model.state.adminList).toEqual([admin('2')]);
   });
 
-  it('edit of the signed-in admin refreshes adminInfo too', async () => {
+  it('edit of the signed-in admin leaves adminInfo to initialState, its one owner', async () => {
     const me = admin('1', { permission: 1 });
     const fresh = { ...me, nickname: '改过的我' };
     const model = runner({ adminList: [me], adminInfo: me });
@@ -152,13 +156,8 @@ describe('admin model', () => {
 
     await model.run('edit', { id: me._id, changes: { nickname: '改过的我' } });
 
-    expect(model.state.adminInfo).toEqual({
-      _id: me._id,
-      loginId: me.loginId,
-      nickname: '改过的我',
-      avatar: me.avatar,
-      permission: 1,
-    });
+    expect(model.state.adminList).toEqual([fresh]);
+    expect(model.state.adminInfo).toBe(me);
   });
 
   it('setAdminInfo stores the current admin without account-state fields', () => {

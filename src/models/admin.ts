@@ -4,7 +4,12 @@ import type { Admin, AdminChanges, AdminInfo, CreatedAdmin, NewAdmin } from '@/t
 
 export interface AdminModelState {
   adminList: Admin[];
-  /** The signed-in admin as this store knows it, kept fresh when an edit touches it. */
+  /**
+   * The signed-in admin, read-only here: a mirror of `initialState.adminInfo`, which alone owns it
+   * (login, logout, an edit of oneself all go through setInitialState). app.tsx's AdminInfoMirror
+   * is the one place that dispatches setAdminInfo, whenever initialState changes; nothing else
+   * writes it, so the two cannot disagree for longer than a render.
+   */
   adminInfo: AdminInfo | null;
 }
 
@@ -19,9 +24,9 @@ function pickAdminInfo(admin: AdminInfo): AdminInfo {
 }
 
 /*
- * Each effect answers its caller through dispatch's promise: the created or fresh record, or
- * true, on success; null or false when the server refused (the request layer has already shown
- * its message). Effects never throw: dva's default onError would end the effect's watcher.
+ * Effects change the store only after the server has said yes, and answer their caller through
+ * dispatch's promise: the created or fresh record on success. A refusal is not caught here: the
+ * dispatch's promise rejects with it, once the request layer has shown it (services/api.ts).
  */
 const AdminModel = {
   namespace: 'admin',
@@ -30,46 +35,28 @@ const AdminModel = {
 
   effects: {
     *init(_: PayloadAction<undefined>, { call, put }: EffectsCommandMap) {
-      try {
-        const adminList = (yield call(listAdmins)) as Admin[];
-        yield put({ type: 'setAdminList', payload: adminList });
-        return true;
-      } catch {
-        return false;
-      }
+      const adminList = (yield call(listAdmins)) as Admin[];
+      yield put({ type: 'setAdminList', payload: adminList });
     },
 
     *add({ payload }: PayloadAction<NewAdmin>, { call, put }: EffectsCommandMap) {
-      try {
-        const created = (yield call(createAdmin, payload)) as CreatedAdmin;
-        // The generated password is shown once by the page, never kept in the store.
-        const { initialPassword: _shownOnce, ...admin } = created;
-        yield put({ type: 'appendAdmin', payload: admin });
-        return created;
-      } catch {
-        return null;
-      }
+      const created = (yield call(createAdmin, payload)) as CreatedAdmin;
+      // The generated password is shown once by the page, never kept in the store.
+      const { initialPassword: _shownOnce, ...admin } = created;
+      yield put({ type: 'appendAdmin', payload: admin });
+      return created;
     },
 
     *delete({ payload: id }: PayloadAction<string>, { call, put }: EffectsCommandMap) {
-      try {
-        yield call(removeAdmin, id);
-      } catch {
-        return false;
-      }
+      yield call(removeAdmin, id);
       yield put({ type: 'dropAdmin', payload: id });
-      return true;
     },
 
     *edit({ payload }: PayloadAction<EditAdminPayload>, { call, put }: EffectsCommandMap) {
-      try {
-        yield call(updateAdmin, payload.id, payload.changes);
-        const fresh = (yield call(getAdmin, payload.id)) as Admin;
-        yield put({ type: 'mergeAdmin', payload: fresh });
-        return fresh;
-      } catch {
-        return null;
-      }
+      yield call(updateAdmin, payload.id, payload.changes);
+      const fresh = (yield call(getAdmin, payload.id)) as Admin;
+      yield put({ type: 'mergeAdmin', payload: fresh });
+      return fresh;
     },
   },
 
@@ -87,14 +74,14 @@ const AdminModel = {
     },
 
     mergeAdmin(state: AdminModelState, { payload }: PayloadAction<Admin>): AdminModelState {
+      // An edit of oneself reaches adminInfo through initialState (see AdminModelState).
       const adminList = state.adminList.map((admin) =>
         admin._id === payload._id ? { ...admin, ...payload } : admin,
       );
-      const adminInfo =
-        state.adminInfo?._id === payload._id ? pickAdminInfo(payload) : state.adminInfo;
-      return { ...state, adminList, adminInfo };
+      return { ...state, adminList };
     },
 
+    /** SPEC.md §4 "set current admin info": dispatched by app.tsx's AdminInfoMirror only. */
     setAdminInfo(
       state: AdminModelState,
       { payload }: PayloadAction<AdminInfo | null>,

@@ -25,16 +25,17 @@ describe('type model', () => {
     const model = runner({ typeList: [type('9', 'old')] });
     model.provide(listTypes, jest.fn(async () => [type('1', 'HTML'), type('2', 'CSS')]));
 
-    await expect(model.run('init')).resolves.toBe(true);
+    await expect(model.run('init')).resolves.toBeUndefined();
 
     expect(model.state.typeList).toEqual([type('1', 'HTML'), type('2', 'CSS')]);
   });
 
-  it('init answers false and keeps the list when the call fails', async () => {
+  it('init keeps the list and hands the failure to its caller when the call fails', async () => {
     const model = runner({ typeList: [type('9', 'old')] });
-    model.provide(listTypes, jest.fn(async () => Promise.reject(new Error('Network Error'))));
+    const failure = new Error('Network Error');
+    model.provide(listTypes, jest.fn(async () => Promise.reject(failure)));
 
-    await expect(model.run('init')).resolves.toBe(false);
+    await expect(model.run('init')).rejects.toBe(failure);
 
     expect(model.state.typeList).toEqual([type('9', 'old')]);
   });
@@ -49,11 +50,12 @@ describe('type model', () => {
     expect(model.state.typeList).toEqual([type('1', 'HTML'), type('3', 'Go')]);
   });
 
-  it('add leaves the list alone and answers null when the server refuses', async () => {
+  it('add does not append and hands the refusal to its caller when the server refuses', async () => {
     const model = runner({ typeList: [type('1', 'HTML')] });
-    model.provide(createType, jest.fn(async () => Promise.reject(new Error('409'))));
+    const refusal = new Error('409');
+    model.provide(createType, jest.fn(async () => Promise.reject(refusal)));
 
-    await expect(model.run('add', 'HTML')).resolves.toBeNull();
+    await expect(model.run('add', 'HTML')).rejects.toBe(refusal);
 
     expect(model.state.typeList).toEqual([type('1', 'HTML')]);
   });
@@ -69,15 +71,16 @@ describe('type model', () => {
     expect(model.state.typeList).toHaveLength(2);
 
     call.resolve();
-    await expect(running).resolves.toBe(true);
+    await expect(running).resolves.toBeUndefined();
     expect(model.state.typeList).toEqual([type('1', 'HTML')]);
   });
 
   it('delete keeps a type the server refuses to delete because it is in use', async () => {
     const model = runner({ typeList: [type('1', 'HTML'), type('2', 'CSS')] });
-    model.provide(removeType, jest.fn(async () => Promise.reject(inUse())));
+    const refusal = inUse();
+    model.provide(removeType, jest.fn(async () => Promise.reject(refusal)));
 
-    await expect(model.run('delete', idOf('2'))).resolves.toBe(false);
+    await expect(model.run('delete', idOf('2'))).rejects.toBe(refusal);
 
     expect(model.state.typeList).toEqual([type('1', 'HTML'), type('2', 'CSS')]);
   });
@@ -86,7 +89,7 @@ describe('type model', () => {
     const model = runner({ typeList: [type('1', 'HTML'), type('2', 'CSS'), type('3', 'JS')] });
     const patch = model.provide(updateType, jest.fn(async () => type('2', 'CSS3')));
 
-    await expect(model.run('edit', { id: idOf('2'), typeName: 'CSS3' })).resolves.toBe(true);
+    await expect(model.run('edit', { id: idOf('2'), typeName: 'CSS3' })).resolves.toBeUndefined();
 
     expect(patch).toHaveBeenCalledWith(idOf('2'), 'CSS3');
     expect(model.state.typeList).toEqual([type('1', 'HTML'), type('2', 'CSS3'), type('3', 'JS')]);
@@ -94,9 +97,10 @@ describe('type model', () => {
 
   it('edit keeps the old name when the server refuses the rename', async () => {
     const model = runner({ typeList: [type('2', 'CSS')] });
-    model.provide(updateType, jest.fn(async () => Promise.reject(new Error('409'))));
+    const refusal = new Error('409');
+    model.provide(updateType, jest.fn(async () => Promise.reject(refusal)));
 
-    await expect(model.run('edit', { id: idOf('2'), typeName: 'HTML' })).resolves.toBe(false);
+    await expect(model.run('edit', { id: idOf('2'), typeName: 'HTML' })).rejects.toBe(refusal);
 
     expect(model.state.typeList).toEqual([type('2', 'CSS')]);
   });

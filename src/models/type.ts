@@ -12,8 +12,8 @@ export interface RenameTypePayload {
 }
 
 /*
- * As in the admin model, effects answer through dispatch's promise (the record or true on
- * success, null or false when refused) and never throw.
+ * As in the admin model, effects change the store only after a success, answer the created record
+ * through dispatch's promise, and let a refusal reject it (services/api.ts).
  */
 const TypeModel = {
   namespace: 'type',
@@ -22,43 +22,24 @@ const TypeModel = {
 
   effects: {
     *init(_: PayloadAction<undefined>, { call, put }: EffectsCommandMap) {
-      try {
-        const typeList = (yield call(listTypes)) as Type[];
-        yield put({ type: 'setTypeList', payload: typeList });
-        return true;
-      } catch {
-        return false;
-      }
+      const typeList = (yield call(listTypes)) as Type[];
+      yield put({ type: 'setTypeList', payload: typeList });
     },
 
     *add({ payload: typeName }: PayloadAction<string>, { call, put }: EffectsCommandMap) {
-      try {
-        const created = (yield call(createType, typeName)) as Type;
-        yield put({ type: 'appendType', payload: created });
-        return created;
-      } catch {
-        return null;
-      }
+      const created = (yield call(createType, typeName)) as Type;
+      yield put({ type: 'appendType', payload: created });
+      return created;
     },
 
     *delete({ payload: id }: PayloadAction<string>, { call, put }: EffectsCommandMap) {
-      try {
-        yield call(removeType, id);
-      } catch {
-        return false;
-      }
+      yield call(removeType, id);
       yield put({ type: 'dropType', payload: id });
-      return true;
     },
 
     *edit({ payload }: PayloadAction<RenameTypePayload>, { call, put }: EffectsCommandMap) {
-      try {
-        yield call(updateType, payload.id, payload.typeName);
-      } catch {
-        return false;
-      }
+      yield call(updateType, payload.id, payload.typeName);
       yield put({ type: 'renameType', payload });
-      return true;
     },
   },
 

@@ -38,6 +38,10 @@ async function open(path: string) {
 
 const rowOf = (loginId: string) => screen.getByText(loginId, { selector: 'td' }).closest('tr') as HTMLElement;
 
+/** The toasts on screen saying exactly `text`. */
+const toastsSaying = (text: string) =>
+  Array.from(document.querySelectorAll('.ant-message-notice')).filter((notice) => notice.textContent === text);
+
 describe('admin list', () => {
   it('shows a red 「-」 instead of the switch and no delete on the signed-in admin’s own row', async () => {
     await open('/admin/adminList');
@@ -75,6 +79,23 @@ describe('admin list', () => {
     expect(await screen.findByText('该管理员已被禁用')).toBeInTheDocument();
     expect(sent.find((r) => r.method === 'PATCH')?.body).toEqual({ enabled: false });
     await waitFor(() => expect(within(rowOf('editor')).getByRole('switch')).not.toBeChecked());
+  });
+
+  it('says once why the list could not load, stops spinning, and loads on 刷新', async () => {
+    handle = (req) =>
+      req.method === 'GET' && req.url === '/api/admin' ? refusal(500, '服务器内部错误，请稍后重试') : undefined;
+    await open('/admin/adminList');
+
+    expect(await screen.findByText('服务器内部错误，请稍后重试', {}, { timeout: 10_000 })).toBeInTheDocument();
+    await waitFor(() => expect(document.querySelector('.ant-table-wrapper .ant-spin-spinning')).toBeNull());
+    expect(toastsSaying('服务器内部错误，请稍后重试')).toHaveLength(1);
+
+    // A failed effect leaves dva's watcher alive: the same effect runs again.
+    handle = () => undefined;
+    await act(async () => {
+      fireEvent.click(screen.getByLabelText('reload'));
+    });
+    expect(await screen.findByText('editor', { selector: 'td' })).toBeInTheDocument();
   });
 
   it('deletes an admin after the confirmation and the server’s yes', async () => {
@@ -121,6 +142,34 @@ describe('add admin', () => {
     await waitFor(() => expect(screen.getByLabelText('管理员账号')).toHaveValue(''));
     expect(screen.getByLabelText('管理员昵称')).toHaveValue('');
     expect(sent.filter((r) => r.method === 'POST')).toHaveLength(0);
+  });
+
+  it('on a refusal shows the server’s message once, keeps the form and adds nothing to the list', async () => {
+    handle = (req) => {
+      if (req.url.startsWith('/api/admin/adminIsExist/')) return { status: 200, body: envelope(false) };
+      if (req.method === 'POST' && req.url === '/api/admin') return refusal(400, '头像地址不正确');
+      return undefined;
+    };
+    await open('/admin/addAdmin');
+    await screen.findByLabelText('管理员账号', {}, { timeout: 10_000 });
+    fill('管理员账号', 'newbie');
+
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: '确认新增' }));
+    });
+
+    expect(await screen.findByText('头像地址不正确')).toBeInTheDocument();
+    expect(toastsSaying('头像地址不正确')).toHaveLength(1);
+    expect(document.querySelectorAll('.ant-message-notice')).toHaveLength(1);
+    expect(screen.queryByText('添加管理员成功')).toBeNull();
+    expect(history.location.pathname).toBe('/admin/addAdmin');
+    expect(screen.getByLabelText('管理员账号')).toHaveValue('newbie');
+
+    await act(async () => {
+      history.push('/admin/adminList');
+    });
+    expect(await screen.findByText('editor', { selector: 'td' })).toBeInTheDocument();
+    expect(screen.queryByText('newbie', { selector: 'td' })).toBeNull();
   });
 
   it('posts only the filled fields, shows a generated password once, then opens the list', async () => {

@@ -9,6 +9,7 @@ import { DEFAULT_AVATAR } from '@/constants';
 import { useAdminStore } from '@/hooks/useAdminStore';
 import { useLocalPagination } from '@/hooks/useLocalPagination';
 import { usePendingIds } from '@/hooks/usePendingIds';
+import { alreadyShown } from '@/services/api';
 import type { Admin } from '@/types/api';
 import { message } from '@/utils/feedback';
 import { toInitialState } from '@/utils/session';
@@ -20,7 +21,7 @@ interface ColumnContext {
   isPending: (id: string) => boolean;
   onToggle: (admin: Admin, enabled: boolean) => void;
   onSaved: (fresh: Admin) => void;
-  remove: (id: string) => Promise<boolean>;
+  remove: (id: string) => Promise<void>;
 }
 
 function adminColumns(ctx: ColumnContext): ProColumns<Admin>[] {
@@ -93,28 +94,30 @@ function adminColumns(ctx: ColumnContext): ProColumns<Admin>[] {
 }
 
 export default function AdminList() {
-  const { initialState, setInitialState } = useModel('@@initialState');
-  const { adminList, adminInfo, loading, init, edit, remove, setAdminInfo } = useAdminStore();
+  const { setInitialState } = useModel('@@initialState');
+  const { adminList, adminInfo, loading, init, edit, remove } = useAdminStore();
   const { pagination, serial } = useLocalPagination(adminList.length);
   const { isPending, whilePending } = usePendingIds();
 
   useEffect(() => {
-    setAdminInfo(initialState?.adminInfo ?? null);
-  }, [initialState?.adminInfo, setAdminInfo]);
-
-  useEffect(() => {
-    if (adminList.length === 0) init();
+    if (adminList.length === 0) init().catch(alreadyShown);
   }, [adminList.length, init]);
 
   const onSaved = (fresh: Admin) => {
-    // Editing oneself changes the name and avatar in the header too.
-    if (fresh._id === initialState?.adminInfo?._id) setInitialState(toInitialState(fresh));
+    // Editing oneself changes the name and avatar in the header, and the model's adminInfo, too:
+    // initialState owns the signed-in admin.
+    if (fresh._id === adminInfo?._id) setInitialState(toInitialState(fresh));
   };
 
-  const onToggle = async (admin: Admin, enabled: boolean) => {
-    const fresh = await whilePending(admin._id, () => edit({ id: admin._id, changes: { enabled } }));
-    if (fresh) message.success(enabled ? '管理员状态已激活' : '该管理员已被禁用');
-  };
+  const onToggle = (admin: Admin, enabled: boolean) =>
+    whilePending(admin._id, async () => {
+      try {
+        await edit({ id: admin._id, changes: { enabled } });
+        message.success(enabled ? '管理员状态已激活' : '该管理员已被禁用');
+      } catch {
+        // Shown by the request layer; the switch stays where it was.
+      }
+    });
 
   const columns = adminColumns({
     selfId: adminInfo?._id,
@@ -135,7 +138,7 @@ export default function AdminList() {
         loading={loading}
         search={false}
         pagination={pagination}
-        options={{ ...tableOptions, reload: () => init() }}
+        options={{ ...tableOptions, reload: () => init().catch(alreadyShown) }}
         toolBarRender={() => [
           <AddButton key="add" to="/admin/addAdmin">
             添加管理员

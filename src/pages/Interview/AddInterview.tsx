@@ -1,28 +1,17 @@
-import { PageContainer } from '@ant-design/pro-components';
-import { history } from '@umijs/max';
-import { Card } from 'antd';
+import FormPage from '@/components/FormPage';
 import { createInterview } from '@/services/interview';
 import type { InterviewFields } from '@/types/api';
-import { message } from '@/utils/feedback';
 import InterviewForm, { LIST_PATH } from './components/InterviewForm';
 
 export default function AddInterview() {
-  const onFinish = async (fields: InterviewFields) => {
-    try {
-      await createInterview(fields);
-    } catch {
-      // The global error handler has shown the server's message; the form keeps what was typed.
-      return;
-    }
-    message.success('新增题目成功');
-    history.push(LIST_PATH);
-  };
-
   return (
-    <PageContainer title="添加题目">
-      <Card>
-        <InterviewForm submitText="确认新增" onFinish={onFinish} />
-      </Card>
-    </PageContainer>
+    <FormPage
+      title="添加题目"
+      listPath={LIST_PATH}
+      save={(fields: InterviewFields) => createInterview(fields)}
+      saved="新增题目成功"
+    >
+      {(onFinish) => <InterviewForm submitText="确认新增" onFinish={onFinish} />}
+    </FormPage>
   );
 }

@@ -66,6 +66,20 @@ describe('type list', () => {
     expect(within(rowOf('Go')).getByText('3')).toBeInTheDocument();
   });
 
+  it('on a refused add shows the server’s message once, keeps the name and adds no row', async () => {
+    handle = (req) => (req.method === 'POST' ? refusal(409, '该类型已存在') : undefined);
+    await openTypes();
+
+    await addType('Go');
+
+    expect(await screen.findByText('该类型已存在')).toBeInTheDocument();
+    expect(document.querySelectorAll('.ant-message-notice')).toHaveLength(1);
+    expect(screen.queryByText('新增类型成功')).toBeNull();
+    expect(screen.getByPlaceholderText('填写新增类型')).toHaveValue('Go');
+    expect(screen.queryByText('Go', { selector: 'td *' })).toBeNull();
+    expect(screen.getByRole('button', { name: '新增' })).not.toHaveClass('ant-btn-loading');
+  });
+
   it('deletes a type once confirmed and accepted', async () => {
     handle = (req) => (req.method === 'DELETE' ? { status: 200, body: envelope(null) } : undefined);
     await openTypes();

@@ -6,6 +6,7 @@ import { indexColumn, tableOptions } from '@/components/listColumns';
 import { DeleteAction } from '@/components/ListActions';
 import { useLocalPagination } from '@/hooks/useLocalPagination';
 import { useTypeStore } from '@/hooks/useTypeStore';
+import { alreadyShown } from '@/services/api';
 import type { Type } from '@/types/api';
 import { message } from '@/utils/feedback';
 
@@ -14,7 +15,7 @@ const DUPLICATE = '该类型已存在，请不要重复添加';
 interface ColumnContext {
   serial: (index: number) => number;
   onRename: (type: Type, typeName: string) => void;
-  remove: (id: string) => Promise<boolean>;
+  remove: (id: string) => Promise<void>;
 }
 
 function typeColumns(ctx: ColumnContext): ProColumns<Type>[] {
@@ -59,7 +60,7 @@ export default function TypeList() {
   const [adding, setAdding] = useState(false);
 
   useEffect(() => {
-    if (typeList.length === 0) init();
+    if (typeList.length === 0) init().catch(alreadyShown);
   }, [typeList.length, init]);
 
   /** Names differing only in case or surrounding spaces are the same type to a reader. */
@@ -75,11 +76,14 @@ export default function TypeList() {
       return;
     }
     setAdding(true);
-    const created = await add(name);
-    setAdding(false);
-    if (created) {
+    try {
+      await add(name);
       message.success('新增类型成功');
       form.resetFields();
+    } catch {
+      // Shown by the request layer; the name stays in the input.
+    } finally {
+      setAdding(false);
     }
   };
 
@@ -94,7 +98,12 @@ export default function TypeList() {
       message.warning(DUPLICATE);
       return;
     }
-    if (await rename({ id: type._id, typeName: name })) message.success('修改类型成功');
+    try {
+      await rename({ id: type._id, typeName: name });
+      message.success('修改类型成功');
+    } catch {
+      // Shown by the request layer; the old name stays.
+    }
   };
 
   return (
@@ -128,7 +137,7 @@ export default function TypeList() {
         loading={loading}
         search={false}
         pagination={pagination}
-        options={{ ...tableOptions, reload: () => init() }}
+        options={{ ...tableOptions, reload: () => init().catch(alreadyShown) }}
       />
     </PageContainer>
   );

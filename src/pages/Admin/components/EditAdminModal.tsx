@@ -20,8 +20,13 @@ export default function EditAdminModal({ admin, self, onSaved }: EditAdminModalP
       message.info('没有需要保存的修改');
       return true;
     }
-    const fresh = await edit({ id: admin._id, changes });
-    if (!fresh) return false;
+    let fresh: Admin;
+    try {
+      fresh = await edit({ id: admin._id, changes });
+    } catch {
+      // Shown by the request layer; the modal stays open with what was typed.
+      return false;
+    }
     message.success('信息修改成功');
     onSaved(fresh);
     return true;

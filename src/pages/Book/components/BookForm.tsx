@@ -1,6 +1,6 @@
 import { ProForm, ProFormSelect, ProFormText } from '@ant-design/pro-components';
-import { Space } from 'antd';
 import type { Rule } from 'antd/es/form';
+import { PageForm } from '@/components/FormPage';
 import ImageUpload from '@/components/ImageUpload';
 import RichEditor from '@/components/RichEditor';
 import { richTextRequired } from '@/components/RichEditor/rules';
@@ -34,18 +34,18 @@ const EMPTY_BOOK: BookDraft = { bookTitle: '', bookIntro: '', downloadLink: '', 
 interface BookFormProps {
   initialValues?: BookFields;
   submitText: string;
-  /** Resolves once the server has answered; a refusal has been shown by the request layer. */
+  /** The form page's save (components/FormPage). */
   onFinish: (fields: BookFields) => Promise<void>;
 }
 
 /** The book form of the add and edit pages. */
 export default function BookForm({ initialValues, submitText, onFinish }: BookFormProps) {
   return (
-    <ProForm<BookFields>
-      layout="horizontal"
-      labelCol={{ span: 3 }}
-      wrapperCol={{ span: 18 }}
+    <PageForm<BookFields>
+      labelSpan={3}
+      fieldSpan={18}
       initialValues={initialValues ?? EMPTY_BOOK}
+      submitText={submitText}
       onFinish={async (values) => {
         await onFinish({
           bookTitle: values.bookTitle.trim(),
@@ -56,17 +56,6 @@ export default function BookForm({ initialValues, submitText, onFinish }: BookFo
           // An empty cover is sent as '' so that the server puts its default cover in.
           bookPic: values.bookPic?.trim() ?? '',
         });
-      }}
-      submitter={{
-        searchConfig: { submitText, resetText: '重置' },
-        render: (_, [reset, submit]) => (
-          <ProForm.Item wrapperCol={{ offset: 3, span: 18 }}>
-            <Space>
-              {submit}
-              {reset}
-            </Space>
-          </ProForm.Item>
-        ),
       }}
     >
       <ProFormText
@@ -100,6 +89,6 @@ export default function BookForm({ initialValues, submitText, onFinish }: BookFo
       <ProForm.Item name="bookPic" label="书籍封面">
         <ImageUpload aspect={3 / 4} addressLabel="封面地址" />
       </ProForm.Item>
-    </ProForm>
+    </PageForm>
   );
 }
