@@ -22,7 +22,7 @@ export function registerDrain(app: FastifyInstance) {
   let inFlight = 0;
   let onIdle: (() => void) | null = null;
 
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', async (_request, reply) => {
     if (draining) {
       reply.header('Connection', 'close');
       return reply.status(503).send(fail(503, '服务暂时不可用，请稍后重试'));
