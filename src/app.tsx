@@ -1,7 +1,7 @@
 import type { RequestConfig, RunTimeLayoutConfig } from '@umijs/max';
 import { history } from '@umijs/max';
 import { ConfigProvider } from 'antd';
-import zhCN from 'antd/locale/zh_CN';
+import zhCN from 'antd/es/locale/zh_CN';
 import type { ReactNode } from 'react';
 import Forbidden from '@/components/Forbidden';
 import SessionLoadFailed from '@/components/SessionLoadFailed';
