@@ -10,7 +10,8 @@ import { runSeed } from './lib/postgres';
 import { signIn, startServer } from './lib/server';
 import { measurePageLoads, type PageLoad } from './lib/web';
 
-const BUDGETS_KB = { login: 250, userList: 500 };
+// As bench/lib/report.ts judges them.
+const BUDGETS_KB = { login: 250, userList: 600 };
 
 async function main() {
   const runs = Number(process.argv[2] ?? 1);
