@@ -1,6 +1,6 @@
 import '@testing-library/jest-dom';
 import { act, configure } from '@testing-library/react';
-// dva-loading calls a global regeneratorRuntime; the build provides @babel/runtime's (.umirc.ts).
+// dva-loading calls a global regeneratorRuntime; the build provides it through Umi's polyfill setting (.umirc.ts).
 import regeneratorRuntime from '@babel/runtime/regenerator';
 import { message } from '@/utils/feedback';
 

@@ -1,2 +1,0 @@
-// antd Table's filter menu imports Tree for tree-shaped filters, which no list here has.
-export { Tree as default } from './lazy-antd';
