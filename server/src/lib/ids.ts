@@ -15,8 +15,6 @@ export function newId(now: number = Date.now()): string {
   return buf.toString('hex');
 }
 
-export const ID_PATTERN = '^[0-9a-f]{24}$';
-
 export function isId(value: string): boolean {
   return /^[0-9a-f]{24}$/.test(value);
 }
