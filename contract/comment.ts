@@ -34,6 +34,7 @@ export const CommentRow = Type.Composite([Comment, Type.Object({ user: UserSumma
 export type CommentRow = Static<typeof CommentRow>;
 
 export const CommentTypeParams = Type.Object({ commentType: CommentType });
+export type CommentTypeParams = Static<typeof CommentTypeParams>;
 
 export const CommentListQuery = Type.Object(
   { ...PageQuery, commentContent: TextFilter('评论内容'), typeId: IdFilter('分类 id') },

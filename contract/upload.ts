@@ -1,7 +1,8 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 
 /** What an upload answers: the path the stored image is served at. */
 export const UploadedImage = Type.String({ description: '/static/uploads/<id>.<ext>' });
+export type UploadedImage = Static<typeof UploadedImage>;
 
 export const UPLOAD_MESSAGES = {
   tooLarge: '上传文件失败，请检查文件的大小，控制在 2MB 以内',

@@ -1,7 +1,7 @@
 import { useDispatch, useSelector } from '@umijs/max';
 import { useMemo } from 'react';
 import type { AdminModelState, EditAdminPayload } from '@/models/admin';
-import type { Admin, AdminInfo, CreatedAdmin, NewAdmin } from '@/types/api';
+import type { Admin, CreateAdminBody, CreatedAdmin, WhoAmI } from '../../contract/admin';
 import type { LoadingState } from '@/types/dva';
 
 type RootState = { admin: AdminModelState } & LoadingState;
@@ -19,10 +19,10 @@ export function useAdminStore() {
       dispatch({ type, payload }) as unknown as Promise<R>;
     return {
       init: () => run<boolean>('admin/init'),
-      add: (admin: NewAdmin) => run<CreatedAdmin | null>('admin/add', admin),
+      add: (admin: CreateAdminBody) => run<CreatedAdmin | null>('admin/add', admin),
       remove: (id: string) => run<boolean>('admin/delete', id),
       edit: (payload: EditAdminPayload) => run<Admin | null>('admin/edit', payload),
-      setAdminInfo: (info: AdminInfo | null) => {
+      setAdminInfo: (info: WhoAmI | null) => {
         dispatch({ type: 'admin/setAdminInfo', payload: info });
       },
     };

@@ -1,19 +1,19 @@
 import type { EffectsCommandMap, PayloadAction } from '@/types/dva';
 import { createAdmin, getAdmin, listAdmins, removeAdmin, updateAdmin } from '@/services/admin';
-import type { Admin, AdminChanges, AdminInfo, CreatedAdmin, NewAdmin } from '@/types/api';
+import type { Admin, CreateAdminBody, CreatedAdmin, UpdateAdminBody, WhoAmI } from '../../contract/admin';
 
 export interface AdminModelState {
   adminList: Admin[];
   /** The signed-in admin as this store knows it, kept fresh when an edit touches it. */
-  adminInfo: AdminInfo | null;
+  adminInfo: WhoAmI | null;
 }
 
 export interface EditAdminPayload {
   id: string;
-  changes: AdminChanges;
+  changes: UpdateAdminBody;
 }
 
-function pickAdminInfo(admin: AdminInfo): AdminInfo {
+function pickAdminInfo(admin: WhoAmI): WhoAmI {
   const { _id, loginId, nickname, avatar, permission } = admin;
   return { _id, loginId, nickname, avatar, permission };
 }
@@ -39,7 +39,7 @@ const AdminModel = {
       }
     },
 
-    *add({ payload }: PayloadAction<NewAdmin>, { call, put }: EffectsCommandMap) {
+    *add({ payload }: PayloadAction<CreateAdminBody>, { call, put }: EffectsCommandMap) {
       try {
         const created = (yield call(createAdmin, payload)) as CreatedAdmin;
         // The generated password is shown once by the page, never kept in the store.
@@ -97,7 +97,7 @@ const AdminModel = {
 
     setAdminInfo(
       state: AdminModelState,
-      { payload }: PayloadAction<AdminInfo | null>,
+      { payload }: PayloadAction<WhoAmI | null>,
     ): AdminModelState {
       return { ...state, adminInfo: payload ? pickAdminInfo(payload) : null };
     },

@@ -9,7 +9,7 @@ import { DEFAULT_AVATAR } from '@/constants';
 import { useAdminStore } from '@/hooks/useAdminStore';
 import { useLocalPagination } from '@/hooks/useLocalPagination';
 import { usePendingIds } from '@/hooks/usePendingIds';
-import type { Admin } from '@/types/api';
+import type { Admin } from '../../../contract/admin';
 import { message } from '@/utils/feedback';
 import { toInitialState } from '@/utils/session';
 import EditAdminModal from './components/EditAdminModal';

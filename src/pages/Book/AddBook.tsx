@@ -2,12 +2,12 @@ import { PageContainer } from '@ant-design/pro-components';
 import { history } from '@umijs/max';
 import { Card } from 'antd';
 import { createBook } from '@/services/book';
-import type { BookFields } from '@/types/api';
+import type { CreateBookBody } from '../../../contract/book';
 import { message } from '@/utils/feedback';
 import BookForm, { LIST_PATH } from './components/BookForm';
 
 export default function AddBook() {
-  const onFinish = async (fields: BookFields) => {
+  const onFinish = async (fields: CreateBookBody) => {
     try {
       await createBook(fields);
     } catch {

@@ -8,7 +8,7 @@ import { AddButton, DeleteAction } from '@/components/ListActions';
 import { DEFAULT_BOOK_COVER } from '@/constants';
 import { useTypeOptions } from '@/hooks/useTypeOptions';
 import { listBooks, removeBook } from '@/services/book';
-import type { Book } from '@/types/api';
+import type { Book } from '../../../contract/book';
 import { plainExcerpt } from '@/utils/format';
 
 export default function BookList() {

@@ -5,7 +5,7 @@ import { useCallback } from 'react';
 import LoadFailed from '@/components/LoadFailed';
 import { useLoaded } from '@/hooks/useLoaded';
 import { getBook, updateBook } from '@/services/book';
-import type { BookFields } from '@/types/api';
+import type { CreateBookBody } from '../../../contract/book';
 import { message } from '@/utils/feedback';
 import BookForm, { LIST_PATH } from './components/BookForm';
 
@@ -13,7 +13,7 @@ export default function EditBook() {
   const { id = '' } = useParams<{ id: string }>();
   const [loaded] = useLoaded(useCallback(() => getBook(id), [id]));
 
-  const onFinish = async (fields: BookFields) => {
+  const onFinish = async (fields: CreateBookBody) => {
     try {
       await updateBook(id, fields);
     } catch {

@@ -2,12 +2,12 @@ import { PageContainer } from '@ant-design/pro-components';
 import { history } from '@umijs/max';
 import { Card } from 'antd';
 import { createInterview } from '@/services/interview';
-import type { InterviewFields } from '@/types/api';
+import type { CreateInterviewBody } from '../../../contract/interview';
 import { message } from '@/utils/feedback';
 import InterviewForm, { LIST_PATH } from './components/InterviewForm';
 
 export default function AddInterview() {
-  const onFinish = async (fields: InterviewFields) => {
+  const onFinish = async (fields: CreateInterviewBody) => {
     try {
       await createInterview(fields);
     } catch {

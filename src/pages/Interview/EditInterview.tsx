@@ -5,7 +5,7 @@ import { useCallback } from 'react';
 import LoadFailed from '@/components/LoadFailed';
 import { useLoaded } from '@/hooks/useLoaded';
 import { getInterview, updateInterview } from '@/services/interview';
-import type { InterviewFields } from '@/types/api';
+import type { CreateInterviewBody } from '../../../contract/interview';
 import { message } from '@/utils/feedback';
 import InterviewForm, { LIST_PATH } from './components/InterviewForm';
 
@@ -13,7 +13,7 @@ export default function EditInterview() {
   const { id = '' } = useParams<{ id: string }>();
   const [loaded] = useLoaded(useCallback(() => getInterview(id), [id]));
 
-  const onFinish = async (fields: InterviewFields) => {
+  const onFinish = async (fields: CreateInterviewBody) => {
     try {
       await updateInterview(id, fields);
     } catch {

@@ -6,7 +6,7 @@ import { dateColumn, indexColumn, serverPagination, tableOptions, typeColumn } f
 import { AddButton, DeleteAction } from '@/components/ListActions';
 import { useTypeOptions } from '@/hooks/useTypeOptions';
 import { listInterviews, removeInterview } from '@/services/interview';
-import type { Interview } from '@/types/api';
+import type { Interview } from '../../../contract/interview';
 import { cut } from '@/utils/format';
 
 export default function InterviewList() {

@@ -8,7 +8,7 @@ import { DeleteAction } from '@/components/ListActions';
 import { usePendingIds } from '@/hooks/usePendingIds';
 import { useTypeOptions } from '@/hooks/useTypeOptions';
 import { listIssues, removeIssue, updateIssue } from '@/services/issue';
-import type { Issue } from '@/types/api';
+import type { Issue } from '../../../contract/issue';
 import { message } from '@/utils/feedback';
 import { cut, plainExcerpt } from '@/utils/format';
 
@@ -43,7 +43,7 @@ export default function IssueList() {
       search: false,
       render: (_, issue) => plainExcerpt(issue.issueContent, 30),
     },
-    { title: '提问用户', key: 'user', search: false, render: (_, issue) => issue.user?.nickname ?? '-' },
+    { title: '提问用户', key: 'user', search: false, render: (_, issue) => issue.user.nickname },
     { title: '浏览数', dataIndex: 'scanNumber', search: false },
     { title: '评论数', dataIndex: 'commentNumber', search: false },
     typeColumn('问题分类', types),

@@ -5,7 +5,7 @@ import { useCallback } from 'react';
 import LoadFailed from '@/components/LoadFailed';
 import { useLoaded } from '@/hooks/useLoaded';
 import { getUser, updateUser } from '@/services/user';
-import type { User } from '@/types/api';
+import type { User } from '../../../contract/user';
 import { message } from '@/utils/feedback';
 import UserFormFields, { toUserChanges, toUserForm, type UserFormValues } from './components/UserForm';
 

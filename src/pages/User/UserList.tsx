@@ -9,7 +9,7 @@ import { Thumbnail } from '@/components/Thumbnail';
 import { DEFAULT_AVATAR } from '@/constants';
 import { usePendingIds } from '@/hooks/usePendingIds';
 import { listUsers, removeUser, updateUser, userImpact } from '@/services/user';
-import type { User, UserImpact } from '@/types/api';
+import type { User, UserImpact } from '../../../contract/user';
 import { message } from '@/utils/feedback';
 
 // The details modal (Modal, Descriptions) is fetched the first time 详情 is clicked.
