@@ -15,6 +15,13 @@ type ProTableKeys = { current?: number; pageSize?: number; keyword?: string };
  */
 export type TableParams<Query> = ProTableKeys & Omit<Query, keyof ProTableKeys>;
 
+/**
+ * A filter of a list's query: what a searched column's `dataIndex` is. ProColumns takes any
+ * string there, so a list screen writes `dataIndex: 'nickname' satisfies FilterKey<UserListQuery>`
+ * and a filter renamed in the contract fails the type check at its column.
+ */
+export type FilterKey<Query> = Exclude<keyof Query, keyof ProTableKeys> & string;
+
 /** What ProTable's `request` expects back. */
 export interface TableResult<T> {
   data: T[];

@@ -8,7 +8,8 @@ import { dateColumn, indexColumn, serverPagination, tableOptions, typeColumn } f
 import { DeleteAction } from '@/components/ListActions';
 import { useTypeOptions } from '@/hooks/useTypeOptions';
 import { listComments, removeComment } from '@/services/comment';
-import type { CommentRow, CommentType, CommentTypeParams } from '../../../contract/comment';
+import type { FilterKey } from '@/services/table';
+import type { CommentListQuery, CommentRow, CommentType, CommentTypeParams } from '../../../contract/comment';
 import { formatDate, plainExcerpt } from '@/utils/format';
 
 const TARGET_TITLE: Record<CommentType, string> = { 1: '问题标题', 2: '书籍标题' };
@@ -30,7 +31,7 @@ export default function CommentList() {
     { title: TARGET_TITLE[commentType], key: 'target', search: false, render: (_, comment) => targetLink(comment) },
     {
       title: '评论内容',
-      dataIndex: 'commentContent',
+      dataIndex: 'commentContent' satisfies FilterKey<CommentListQuery>,
       render: (_, comment) => plainExcerpt(comment.commentContent, 30),
     },
     { title: '评论用户', key: 'user', search: false, render: (_, comment) => comment.user.nickname },

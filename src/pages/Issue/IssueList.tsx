@@ -8,7 +8,8 @@ import { DeleteAction } from '@/components/ListActions';
 import { usePendingIds } from '@/hooks/usePendingIds';
 import { useTypeOptions } from '@/hooks/useTypeOptions';
 import { listIssues, removeIssue, updateIssue } from '@/services/issue';
-import type { Issue } from '../../../contract/issue';
+import type { FilterKey } from '@/services/table';
+import type { Issue, IssueListQuery } from '../../../contract/issue';
 import { message } from '@/utils/feedback';
 import { cut, plainExcerpt } from '@/utils/format';
 
@@ -34,7 +35,7 @@ export default function IssueList() {
     indexColumn(),
     {
       title: '问答标题',
-      dataIndex: 'issueTitle',
+      dataIndex: 'issueTitle' satisfies FilterKey<IssueListQuery>,
       render: (_, issue) => <span title={issue.issueTitle}>{cut(issue.issueTitle, 22)}</span>,
     },
     {
@@ -49,7 +50,7 @@ export default function IssueList() {
     typeColumn('问题分类', types),
     {
       title: '审核状态',
-      dataIndex: 'issueStatus',
+      dataIndex: 'issueStatus' satisfies FilterKey<IssueListQuery>,
       valueType: 'select',
       valueEnum: { false: { text: '待审核' }, true: { text: '已通过' } },
       initialValue: initialStatus ?? undefined,
