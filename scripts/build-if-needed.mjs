@@ -43,6 +43,7 @@ function run(script) {
 }
 
 export function buildIfNeeded() {
-  if (builtAt(webIndex) < newestMtime(['src', 'config', 'public', '.umirc.ts', 'package-lock.json'])) run('build:web');
-  if (builtAt(serverBundle) < newestMtime(['server/src', 'server/migrations', 'package-lock.json'])) run('build:server');
+  // Both halves are built from contract/ too: the server bundles its schemas, the front end its types.
+  if (builtAt(webIndex) < newestMtime(['src', 'contract', 'config', 'public', '.umirc.ts', 'package-lock.json'])) run('build:web');
+  if (builtAt(serverBundle) < newestMtime(['server/src', 'contract', 'server/migrations', 'package-lock.json'])) run('build:server');
 }

@@ -1,8 +1,8 @@
 import access from '@/access';
-import type { AdminInfo, Permission } from '@/types/api';
+import type { Permission, WhoAmI } from '../contract/admin';
 import { toInitialState } from '@/utils/session';
 
-const adminWith = (permission: Permission): AdminInfo => ({
+const adminWith = (permission: Permission): WhoAmI => ({
   _id: '65f1a2b3c4d5e6f708192a3b',
   loginId: 'someone',
   nickname: '某人',

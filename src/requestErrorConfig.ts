@@ -1,39 +1,22 @@
 import type { RequestConfig, RequestOptions } from '@umijs/max';
 import { message } from '@/utils/feedback';
 import { expireSession, getToken } from '@/utils/session';
-
-/** Every JSON answer of the server (docs/api.md "Conventions"). */
-export interface ApiSuccess<T> {
-  success: true;
-  code: 0;
-  msg: string;
-  data: T;
-}
-
-/** An error: `code` repeats the real HTTP status and `msg` is fit to show an administrator. */
-export interface ApiFailure {
-  success: false;
-  code: number;
-  msg: string;
-  data: null;
-}
-
-export type ApiEnvelope<T> = ApiSuccess<T> | ApiFailure;
+import type { ErrorEnvelope } from '../contract/envelope';
 
 /** Thrown for a 2xx answer whose envelope says `success: false`. */
 export class ApiError extends Error {
-  readonly envelope: ApiFailure;
+  readonly envelope: ErrorEnvelope;
 
-  constructor(envelope: ApiFailure) {
+  constructor(envelope: ErrorEnvelope) {
     super(envelope.msg);
     this.name = 'ApiError';
     this.envelope = envelope;
   }
 }
 
-export function isApiFailure(value: unknown): value is ApiFailure {
+export function isApiFailure(value: unknown): value is ErrorEnvelope {
   if (typeof value !== 'object' || value === null) return false;
-  const { success, msg } = value as Partial<Record<keyof ApiFailure, unknown>>;
+  const { success, msg } = value as Partial<Record<keyof ErrorEnvelope, unknown>>;
   return success === false && typeof msg === 'string';
 }
 

@@ -2,7 +2,7 @@ import { TestBrowser } from '@@/testBrowser';
 import { getDvaApp, history } from '@umijs/max';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { envelope, type FakeReply, type FakeRequest, installFakeNetwork, refusal } from '@/testing/fakeNetwork';
-import type { Admin, AdminInfo } from '@/types/api';
+import type { Admin, WhoAmI } from '../contract/admin';
 
 const me: Admin = {
   _id: '65f1a2b3c4d5e6f708192a01',
@@ -14,7 +14,7 @@ const me: Admin = {
   createdAt: 1_700_000_000_000,
 };
 const editor: Admin = { ...me, _id: '65f1a2b3c4d5e6f708192a02', loginId: 'editor', nickname: '内容编辑', permission: 2 };
-const infoOf = ({ _id, loginId, nickname, avatar, permission }: Admin): AdminInfo => ({
+const infoOf = ({ _id, loginId, nickname, avatar, permission }: Admin): WhoAmI => ({
   _id,
   loginId,
   nickname,
@@ -38,7 +38,7 @@ beforeEach(() => {
 });
 
 /** The dva `admin` model's copy of the signed-in admin. */
-const modelAdminInfo = () => getDvaApp()._store.getState().admin.adminInfo as AdminInfo | null;
+const modelAdminInfo = () => getDvaApp()._store.getState().admin.adminInfo as WhoAmI | null;
 const headerName = () => document.querySelector('.umi-plugin-layout-name')?.textContent;
 const rowOf = (loginId: string) => screen.getByText(loginId, { selector: 'td' }).closest('tr') as HTMLElement;
 

@@ -4,10 +4,10 @@ import createLoading from 'dva-loading';
 import type { ReactNode } from 'react';
 import typeModel from '@/models/type';
 import { envelope, installFakeNetwork, refusal } from '@/testing/fakeNetwork';
-import type { Type } from '@/types/api';
+import type { TypeRecord } from '../../contract/type';
 import TypeSelect from './TypeSelect';
 
-const type = (n: number, typeName: string): Type => ({
+const type = (n: number, typeName: string): TypeRecord => ({
   _id: `65f1a2b3c4d5e6f708192b${String(n).padStart(2, '0')}`,
   typeName,
   createdAt: 1_700_000_000_000 + n,
@@ -26,7 +26,7 @@ beforeEach(() => {
 });
 
 /** The app's own dva store (type model and loading plugin), as Umi's root container builds it. */
-function withStore(children: ReactNode, typeList: Type[] = []) {
+function withStore(children: ReactNode, typeList: TypeRecord[] = []) {
   const app = create({ initialState: { type: { typeList } } }, { initialReducer: {} });
   app.use(createLoading());
   app.model(typeModel);

@@ -1,7 +1,7 @@
 import { useDispatch, useSelector } from '@umijs/max';
 import { useMemo } from 'react';
 import type { AdminModelState, EditAdminPayload } from '@/models/admin';
-import type { Admin, CreatedAdmin, NewAdmin } from '@/types/api';
+import type { Admin, CreateAdminBody, CreatedAdmin } from '../../contract/admin';
 import type { LoadingState } from '@/types/dva';
 
 type RootState = { admin: AdminModelState } & LoadingState;
@@ -23,7 +23,7 @@ export function useAdminStore() {
       dispatch({ type, payload }) as unknown as Promise<R>;
     return {
       init: () => run<void>('admin/init'),
-      add: (admin: NewAdmin) => run<CreatedAdmin>('admin/add', admin),
+      add: (admin: CreateAdminBody) => run<CreatedAdmin>('admin/add', admin),
       remove: (id: string) => run<void>('admin/delete', id),
       edit: (payload: EditAdminPayload) => run<Admin>('admin/edit', payload),
     };

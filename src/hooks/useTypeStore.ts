@@ -1,7 +1,7 @@
 import { useDispatch, useSelector } from '@umijs/max';
 import { useMemo } from 'react';
 import type { RenameTypePayload, TypeModelState } from '@/models/type';
-import type { Type } from '@/types/api';
+import type { TypeRecord } from '../../contract/type';
 import type { LoadingState } from '@/types/dva';
 
 type RootState = { type: TypeModelState } & LoadingState;
@@ -22,7 +22,7 @@ export function useTypeStore() {
       dispatch({ type, payload }) as unknown as Promise<R>;
     return {
       init: () => run<void>('type/init'),
-      add: (typeName: string) => run<Type>('type/add', typeName),
+      add: (typeName: string) => run<TypeRecord>('type/add', typeName),
       remove: (id: string) => run<void>('type/delete', id),
       rename: (payload: RenameTypePayload) => run<void>('type/edit', payload),
     };

@@ -1,6 +1,6 @@
 import type { EffectsCommandMap, PayloadAction } from '@/types/dva';
 import { createAdmin, getAdmin, listAdmins, removeAdmin, updateAdmin } from '@/services/admin';
-import type { Admin, AdminChanges, AdminInfo, CreatedAdmin, NewAdmin } from '@/types/api';
+import type { Admin, CreateAdminBody, CreatedAdmin, UpdateAdminBody, WhoAmI } from '../../contract/admin';
 
 export interface AdminModelState {
   adminList: Admin[];
@@ -10,15 +10,15 @@ export interface AdminModelState {
    * is the one place that dispatches setAdminInfo, whenever initialState changes; nothing else
    * writes it, so the two cannot disagree for longer than a render.
    */
-  adminInfo: AdminInfo | null;
+  adminInfo: WhoAmI | null;
 }
 
 export interface EditAdminPayload {
   id: string;
-  changes: AdminChanges;
+  changes: UpdateAdminBody;
 }
 
-function pickAdminInfo(admin: AdminInfo): AdminInfo {
+function pickAdminInfo(admin: WhoAmI): WhoAmI {
   const { _id, loginId, nickname, avatar, permission } = admin;
   return { _id, loginId, nickname, avatar, permission };
 }
@@ -39,7 +39,7 @@ const AdminModel = {
       yield put({ type: 'setAdminList', payload: adminList });
     },
 
-    *add({ payload }: PayloadAction<NewAdmin>, { call, put }: EffectsCommandMap) {
+    *add({ payload }: PayloadAction<CreateAdminBody>, { call, put }: EffectsCommandMap) {
       const created = (yield call(createAdmin, payload)) as CreatedAdmin;
       // The generated password is shown once by the page, never kept in the store.
       const { initialPassword: _shownOnce, ...admin } = created;
@@ -84,7 +84,7 @@ const AdminModel = {
     /** SPEC.md §4 "set current admin info": dispatched by app.tsx's AdminInfoMirror only. */
     setAdminInfo(
       state: AdminModelState,
-      { payload }: PayloadAction<AdminInfo | null>,
+      { payload }: PayloadAction<WhoAmI | null>,
     ): AdminModelState {
       return { ...state, adminInfo: payload ? pickAdminInfo(payload) : null };
     },

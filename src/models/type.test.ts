@@ -1,7 +1,7 @@
 import TypeModel, { type TypeModelState } from '@/models/type';
 import { createType, listTypes, removeType, updateType } from '@/services/type';
 import { createModelRunner, deferred } from '@/testing/modelRunner';
-import type { Type } from '@/types/api';
+import type { TypeRecord } from '../../contract/type';
 
 const inUse = () =>
   Object.assign(new Error('in use'), {
@@ -11,7 +11,7 @@ const inUse = () =>
     },
   });
 
-const type = (id: string, typeName: string): Type => ({
+const type = (id: string, typeName: string): TypeRecord => ({
   _id: id.padStart(24, '0'),
   typeName,
   createdAt: 1_700_000_000_000,

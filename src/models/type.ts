@@ -1,9 +1,9 @@
 import { createType, listTypes, removeType, updateType } from '@/services/type';
-import type { Type } from '@/types/api';
+import type { TypeRecord } from '../../contract/type';
 import type { EffectsCommandMap, PayloadAction } from '@/types/dva';
 
 export interface TypeModelState {
-  typeList: Type[];
+  typeList: TypeRecord[];
 }
 
 export interface RenameTypePayload {
@@ -22,12 +22,12 @@ const TypeModel = {
 
   effects: {
     *init(_: PayloadAction<undefined>, { call, put }: EffectsCommandMap) {
-      const typeList = (yield call(listTypes)) as Type[];
+      const typeList = (yield call(listTypes)) as TypeRecord[];
       yield put({ type: 'setTypeList', payload: typeList });
     },
 
     *add({ payload: typeName }: PayloadAction<string>, { call, put }: EffectsCommandMap) {
-      const created = (yield call(createType, typeName)) as Type;
+      const created = (yield call(createType, typeName)) as TypeRecord;
       yield put({ type: 'appendType', payload: created });
       return created;
     },
@@ -44,11 +44,11 @@ const TypeModel = {
   },
 
   reducers: {
-    setTypeList(state: TypeModelState, { payload }: PayloadAction<Type[]>): TypeModelState {
+    setTypeList(state: TypeModelState, { payload }: PayloadAction<TypeRecord[]>): TypeModelState {
       return { ...state, typeList: payload };
     },
 
-    appendType(state: TypeModelState, { payload }: PayloadAction<Type>): TypeModelState {
+    appendType(state: TypeModelState, { payload }: PayloadAction<TypeRecord>): TypeModelState {
       return { ...state, typeList: [...state.typeList, payload] };
     },
 

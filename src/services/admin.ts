@@ -1,12 +1,5 @@
-import type {
-  Admin,
-  AdminChanges,
-  AdminInfo,
-  CreatedAdmin,
-  LoginParams,
-  LoginResult,
-  NewAdmin,
-} from '@/types/api';
+import type { Admin, CreateAdminBody, CreatedAdmin, UpdateAdminBody, WhoAmI } from '../../contract/admin';
+import type { LoginBody, LoginResult } from '../../contract/auth';
 import { api } from './api';
 
 export const CAPTCHA_URL = '/res/captcha';
@@ -21,11 +14,11 @@ export function getAdmin(id: string): Promise<Admin> {
   return api<Admin>(path(id));
 }
 
-export function createAdmin(admin: NewAdmin): Promise<CreatedAdmin> {
+export function createAdmin(admin: CreateAdminBody): Promise<CreatedAdmin> {
   return api<CreatedAdmin>('/api/admin', { method: 'POST', data: admin });
 }
 
-export function updateAdmin(id: string, changes: AdminChanges): Promise<Admin> {
+export function updateAdmin(id: string, changes: UpdateAdminBody): Promise<Admin> {
   return api<Admin>(path(id), { method: 'PATCH', data: changes });
 }
 
@@ -39,7 +32,7 @@ export function adminIsExist(loginId: string): Promise<boolean> {
 }
 
 /** The login page tells each refusal apart itself, so the global handler stays out. */
-export function login(params: LoginParams): Promise<LoginResult> {
+export function login(params: LoginBody): Promise<LoginResult> {
   return api<LoginResult>('/api/admin/login', {
     method: 'POST',
     data: params,
@@ -53,8 +46,8 @@ export async function logout(): Promise<void> {
 }
 
 /** Rejects with a 401 when there is no live session; the caller decides what follows. */
-export function whoami(): Promise<AdminInfo | null> {
-  return api<AdminInfo | null>('/api/admin/whoami', { skipErrorHandler: true });
+export function whoami(): Promise<WhoAmI | null> {
+  return api<WhoAmI | null>('/api/admin/whoami', { skipErrorHandler: true });
 }
 
 /**

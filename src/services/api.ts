@@ -15,11 +15,11 @@
  */
 import { request } from '@umijs/max';
 import type { RequestOptions } from '@umijs/max';
-import type { ApiSuccess } from '@/requestErrorConfig';
+import type { Envelope } from '../../contract/envelope';
 
 /** Calls the API and answers the envelope's `data`; what resolves is a success (see above). */
 export async function api<T>(url: string, options: RequestOptions = { method: 'GET' }): Promise<T> {
-  const envelope = await request<ApiSuccess<T>>(url, options);
+  const envelope = await request<Envelope<T>>(url, options);
   return envelope.data;
 }
 

@@ -1,25 +1,23 @@
-import type { Book, BookFields } from '@/types/api';
+import type { Book, BookListQuery, CreateBookBody, UpdateBookBody } from '../../contract/book';
 import { api } from './api';
 import { fetchTable, type TableParams, type TableResult } from './table';
 
 const path = (id: string) => `/api/book/${encodeURIComponent(id)}`;
 
-export const BOOK_FILTERS = ['bookTitle', 'typeId'] as const;
-
-/** One page of books for ProTable: filters bookTitle (substring) and typeId (exact). */
-export function listBooks(params: TableParams): Promise<TableResult<Book>> {
-  return fetchTable<Book>('/api/book', params, BOOK_FILTERS);
+/** One page of books for ProTable, filtered as BookListQuery allows. */
+export function listBooks(params: TableParams<BookListQuery>): Promise<TableResult<Book>> {
+  return fetchTable<Book>('/api/book', params);
 }
 
 export function getBook(id: string): Promise<Book> {
   return api<Book>(path(id));
 }
 
-export function createBook(book: BookFields): Promise<Book> {
+export function createBook(book: CreateBookBody): Promise<Book> {
   return api<Book>('/api/book', { method: 'POST', data: book });
 }
 
-export function updateBook(id: string, changes: Partial<BookFields>): Promise<Book> {
+export function updateBook(id: string, changes: UpdateBookBody): Promise<Book> {
   return api<Book>(path(id), { method: 'PATCH', data: changes });
 }
 

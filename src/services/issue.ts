@@ -1,24 +1,19 @@
-import type { Issue } from '@/types/api';
+import type { Issue, IssueListQuery, UpdateIssueBody } from '../../contract/issue';
 import { api } from './api';
 import { fetchTable, type TableParams, type TableResult } from './table';
 
 const path = (id: string) => `/api/issue/${encodeURIComponent(id)}`;
 
-export const ISSUE_FILTERS = ['issueTitle', 'typeId', 'issueStatus'] as const;
-
-/** One page of issues for ProTable: filters issueTitle, typeId, issueStatus ('true' | 'false'). */
-export function listIssues(params: TableParams): Promise<TableResult<Issue>> {
-  return fetchTable<Issue>('/api/issue', params, ISSUE_FILTERS);
+/** One page of issues for ProTable, filtered as IssueListQuery allows. */
+export function listIssues(params: TableParams<IssueListQuery>): Promise<TableResult<Issue>> {
+  return fetchTable<Issue>('/api/issue', params);
 }
 
 export function getIssue(id: string): Promise<Issue> {
   return api<Issue>(path(id));
 }
 
-export function updateIssue(
-  id: string,
-  changes: Partial<Pick<Issue, 'issueTitle' | 'issueContent' | 'typeId' | 'issueStatus'>>,
-): Promise<Issue> {
+export function updateIssue(id: string, changes: UpdateIssueBody): Promise<Issue> {
   return api<Issue>(path(id), { method: 'PATCH', data: changes });
 }
 

@@ -1,8 +1,26 @@
-import type { Page } from '@/types/api';
+import type { Page } from '../../contract/paging';
 import { api } from './api';
 
-/** What ProTable passes to `request`: paging plus the search form's values. */
-export type TableParams = { current?: number; pageSize?: number } & Record<string, unknown>;
+/**
+ * ProTable's own keys in what it hands to `request`. `current` and `pageSize` are also the paging
+ * every list query takes (contract/paging.ts); `keyword` is the toolbar's search box, which no list
+ * offers.
+ */
+type ProTableKeys = { current?: number; pageSize?: number; keyword?: string };
+
+/**
+ * What a list function takes from ProTable: its own keys plus the search form's values, whose
+ * names are the filters of the list's query in the contract. A filter is declared there and
+ * nowhere else: the search form's column names it, and this passes it through.
+ */
+export type TableParams<Query> = ProTableKeys & Omit<Query, keyof ProTableKeys>;
+
+/**
+ * A filter of a list's query: what a searched column's `dataIndex` is. ProColumns takes any
+ * string there, so a list screen writes `dataIndex: 'nickname' satisfies FilterKey<UserListQuery>`
+ * and a filter renamed in the contract fails the type check at its column.
+ */
+export type FilterKey<Query> = Exclude<keyof Query, keyof ProTableKeys> & string;
 
 /** What ProTable's `request` expects back. */
 export interface TableResult<T> {
@@ -14,27 +32,20 @@ export interface TableResult<T> {
 /**
  * Builds `url?current=..&pageSize=..&filter=..`, dropping empty filters (ProTable leaves
  * `undefined` and '' for untouched fields). The query is in the URL itself so that what was asked
- * is plain to see in the network log.
+ * is plain to see in the network log. Paging the table leaves out falls to the server's defaults.
  */
-export function pagedUrl(url: string, params: TableParams, allowed: readonly string[]): string {
+export function pagedUrl(url: string, params: TableParams<Record<string, unknown>>): string {
+  const { current, pageSize, keyword: _toolbarSearch, ...filters } = params;
   const query = new URLSearchParams();
-  query.set('current', String(params.current ?? 1));
-  query.set('pageSize', String(params.pageSize ?? 10));
-  for (const key of allowed) {
-    const value = params[key];
-    if (value === undefined || value === null) continue;
-    const text = String(value).trim();
+  for (const [key, value] of Object.entries({ current, pageSize, ...filters })) {
+    const text = value === undefined || value === null ? '' : String(value).trim();
     if (text !== '') query.set(key, text);
   }
   return `${url}?${query.toString()}`;
 }
 
 /** Fetches one page and answers it in ProTable's shape. */
-export async function fetchTable<T>(
-  url: string,
-  params: TableParams,
-  allowed: readonly string[],
-): Promise<TableResult<T>> {
-  const page = await api<Page<T>>(pagedUrl(url, params, allowed));
+export async function fetchTable<T>(url: string, params: TableParams<Record<string, unknown>>): Promise<TableResult<T>> {
+  const page = await api<Page<T>>(pagedUrl(url, params));
   return { data: page.data, total: page.count, success: true };
 }

@@ -1,19 +1,19 @@
-import type { Type } from '@/types/api';
+import type { TypeRecord } from '../../contract/type';
 import { api } from './api';
 
 const path = (id: string) => `/api/type/${encodeURIComponent(id)}`;
 
 /** All types, oldest first. */
-export function listTypes(): Promise<Type[]> {
-  return api<Type[]>('/api/type');
+export function listTypes(): Promise<TypeRecord[]> {
+  return api<TypeRecord[]>('/api/type');
 }
 
-export function createType(typeName: string): Promise<Type> {
-  return api<Type>('/api/type', { method: 'POST', data: { typeName } });
+export function createType(typeName: string): Promise<TypeRecord> {
+  return api<TypeRecord>('/api/type', { method: 'POST', data: { typeName } });
 }
 
-export function updateType(id: string, typeName: string): Promise<Type> {
-  return api<Type>(path(id), { method: 'PATCH', data: { typeName } });
+export function updateType(id: string, typeName: string): Promise<TypeRecord> {
+  return api<TypeRecord>(path(id), { method: 'PATCH', data: { typeName } });
 }
 
 export async function removeType(id: string): Promise<void> {

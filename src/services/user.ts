@@ -1,34 +1,24 @@
-import type { User, UserImpact } from '@/types/api';
+import type { CreateUserBody, CreatedUser, UpdateUserBody, User, UserImpact, UserListQuery } from '../../contract/user';
 import { api } from './api';
 import { fetchTable, type TableParams, type TableResult } from './table';
 
 const path = (id: string) => `/api/user/${encodeURIComponent(id)}`;
 
-export const USER_FILTERS = ['loginId', 'nickname', 'enabled'] as const;
-
-/** One page of users for ProTable: filters loginId, nickname, enabled ('true' | 'false'). */
-export function listUsers(params: TableParams): Promise<TableResult<User>> {
-  return fetchTable<User>('/api/user', params, USER_FILTERS);
+/** One page of users for ProTable, filtered as UserListQuery allows. */
+export function listUsers(params: TableParams<UserListQuery>): Promise<TableResult<User>> {
+  return fetchTable<User>('/api/user', params);
 }
 
 export function getUser(id: string): Promise<User> {
   return api<User>(path(id));
 }
 
-export type UserChanges = Partial<Omit<User, '_id' | 'registerDate' | 'lastLoginDate'>> & {
-  loginPwd?: string;
-};
-
-export function updateUser(id: string, changes: UserChanges): Promise<User> {
+export function updateUser(id: string, changes: UpdateUserBody): Promise<User> {
   return api<User>(path(id), { method: 'PATCH', data: changes });
 }
 
-export type NewUser = UserChanges & { loginId: string };
-
 /** The server returns a generated password once, only when the request carried none. */
-export type CreatedUser = User & { initialPassword?: string };
-
-export function createUser(user: NewUser): Promise<CreatedUser> {
+export function createUser(user: CreateUserBody): Promise<CreatedUser> {
   return api<CreatedUser>('/api/user', { method: 'POST', data: user });
 }
 

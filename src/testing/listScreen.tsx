@@ -1,9 +1,10 @@
 import { TestBrowser } from '@@/testBrowser';
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { envelope, type FakeReply, type FakeRequest, installFakeNetwork, refusal } from '@/testing/fakeNetwork';
-import type { AdminInfo, Type } from '@/types/api';
+import type { WhoAmI } from '../../contract/admin';
+import type { TypeRecord } from '../../contract/type';
 
-export const EDITOR: AdminInfo = {
+export const EDITOR: WhoAmI = {
   _id: '65f1a2b3c4d5e6f708192a02',
   loginId: 'editor',
   nickname: '内容编辑',
@@ -13,7 +14,7 @@ export const EDITOR: AdminInfo = {
 
 export const JS_TYPE = '65f1a2b3c4d5e6f708192b01';
 export const CSS_TYPE = '65f1a2b3c4d5e6f708192b02';
-export const TYPES: Type[] = [
+export const TYPES: TypeRecord[] = [
   { _id: JS_TYPE, typeName: 'JavaScript', createdAt: 1 },
   { _id: CSS_TYPE, typeName: 'CSS', createdAt: 2 },
 ];

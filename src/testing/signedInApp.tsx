@@ -2,12 +2,12 @@ import { TestBrowser } from '@@/testBrowser';
 import { history } from '@umijs/max';
 import { act, render, screen } from '@testing-library/react';
 import { envelope, installFakeNetwork, refusal } from '@/testing/fakeNetwork';
-import type { AdminInfo, Permission } from '@/types/api';
+import type { Permission, WhoAmI } from '../../contract/admin';
 
 /** The id that `:id` in a route path is replaced with. */
 export const SAMPLE_ID = '65f1a2b3c4d5e6f708192a3b';
 
-export const adminWith = (permission: Permission): AdminInfo => ({
+export const adminWith = (permission: Permission): WhoAmI => ({
   _id: SAMPLE_ID,
   loginId: permission === 1 ? 'root' : 'editor',
   nickname: permission === 1 ? '超级管理员' : '内容编辑',
@@ -20,7 +20,7 @@ export const adminWith = (permission: Permission): AdminInfo => ({
  * other GET an empty list, so that screens mount quietly. Call once at a test file's top level.
  */
 export function signedInApp() {
-  let signedIn: AdminInfo;
+  let signedIn: WhoAmI;
   installFakeNetwork((req) => {
     if (req.url === '/api/admin/whoami') return { status: 200, body: envelope(signedIn) };
     if (req.method === 'GET') return { status: 200, body: envelope([]) };
@@ -29,7 +29,7 @@ export function signedInApp() {
 
   return {
     /** Renders the app on /home as `as` and waits for its greeting. */
-    async open(as: AdminInfo) {
+    async open(as: WhoAmI) {
       signedIn = as;
       localStorage.setItem('adminToken', 'live-token');
       render(<TestBrowser location={{ pathname: '/home' }} />);

@@ -1,6 +1,6 @@
 import { history } from '@umijs/max';
 import { DEFAULT_AVATAR } from '@/constants';
-import type { AdminInfo } from '@/types/api';
+import type { WhoAmI } from '../../contract/admin';
 import { message } from '@/utils/feedback';
 
 /** docs/requirements.md, constants: the token lives in localStorage under this key. */
@@ -24,11 +24,11 @@ export function clearToken(): void {
 export interface InitialState {
   name?: string;
   avatar?: string;
-  adminInfo?: AdminInfo;
+  adminInfo?: WhoAmI;
 }
 
-export function toInitialState(admin: AdminInfo): InitialState {
-  const adminInfo: AdminInfo = {
+export function toInitialState(admin: WhoAmI): InitialState {
+  const adminInfo: WhoAmI = {
     _id: admin._id,
     loginId: admin.loginId,
     nickname: admin.nickname,

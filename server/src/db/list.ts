@@ -1,7 +1,8 @@
 import { and, eq, ilike, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { DEFAULT_PAGE_SIZE, FIRST_PAGE, type Page } from '../../../contract/paging';
 import { likePattern } from '../lib/filters';
-import { DEFAULT_PAGE_SIZE, FIRST_PAGE, type Page, type PageRequest } from '../lib/paging';
+import type { PageRequest } from '../lib/paging';
 import { queryRows, type Db } from './client';
 import { DAY_ANCHOR_FROM, keptTotal, pageIdsByDays, type CountKey, type CountedList, type DayCountedList } from './list-counts';
 

@@ -1,3 +1,5 @@
+import { AUTH_MESSAGES } from '../../../contract/auth';
+
 /** The one error type services throw; the error-handler plugin turns it into the envelope. */
 export class AppError extends Error {
   constructor(
@@ -10,8 +12,8 @@ export class AppError extends Error {
 }
 
 export const badRequest = (msg: string) => new AppError(400, msg);
-export const unauthorized = (msg = '登录过期，请重新登录') => new AppError(401, msg);
-export const forbidden = (msg = '没有权限进行此操作') => new AppError(403, msg);
+export const unauthorized = (msg: string = AUTH_MESSAGES.sessionExpired) => new AppError(401, msg);
+export const forbidden = (msg: string = AUTH_MESSAGES.forbidden) => new AppError(403, msg);
 export const notFound = (msg: string) => new AppError(404, msg);
 export const conflict = (msg: string) => new AppError(409, msg);
 

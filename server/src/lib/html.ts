@@ -1,7 +1,6 @@
-import { Type } from '@sinclair/typebox';
 import sanitize from 'sanitize-html';
+import { FIELD_LABELS } from '../../../contract/fields';
 import { badRequest } from './errors';
-import { FIELD_LABELS } from './http';
 
 const TEXT_ALIGN = { 'text-align': [/^(left|right|center|justify)$/] };
 const ALIGNABLE = ['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'li', 'th', 'td', 'blockquote'];
@@ -53,10 +52,6 @@ const OPTIONS: sanitize.IOptions = {
   // An image whose source was refused (or never allowed) is dropped whole.
   exclusiveFilter: (frame) => frame.tag === 'img' && !IMAGE_SRC.test(frame.attribs.src?.trim() ?? ''),
 };
-
-/** A field holding HTML from a rich editor; the service sanitises it with requiredHtml before storing. */
-export const HtmlField = (maxLength: number) =>
-  Type.String({ minLength: 1, maxLength, description: 'HTML，保存前按白名单净化' });
 
 /** Cleans HTML from a rich editor before it is stored: no scripts, event attributes or unsafe URLs. */
 export function sanitizeHtml(html: string): string {

@@ -1,24 +1,5 @@
-import { Type, type TSchema } from '@sinclair/typebox';
-import { ID_PATTERN } from './ids';
-
-/** `{ success: true, code: 0, msg: '', data }`: every successful JSON answer (docs/api.md). */
-export const Envelope = <T extends TSchema>(data: T) =>
-  Type.Object({
-    success: Type.Literal(true),
-    code: Type.Literal(0),
-    msg: Type.String(),
-    data,
-  });
-
-export const ErrorEnvelope = Type.Object(
-  {
-    success: Type.Literal(false),
-    code: Type.Integer({ minimum: 400, maximum: 599 }),
-    msg: Type.String({ minLength: 1 }),
-    data: Type.Null(),
-  },
-  { title: 'ErrorEnvelope' },
-);
+import type { TSchema } from '@sinclair/typebox';
+import { Envelope, ErrorEnvelope } from '../../../contract/envelope';
 
 /** Response schemas for a route: the success body plus the error envelope for every 4xx and 5xx. */
 export const responses = <T extends TSchema>(data: T) => ({
@@ -41,55 +22,3 @@ export function ok<T>(data: T) {
 export function fail(code: number, msg: string) {
   return { success: false as const, code, msg, data: null };
 }
-
-export const IdParams = Type.Object({ id: Type.String({ pattern: ID_PATTERN, description: '24 位十六进制 id' }) });
-
-/** A reference to another record (userId, typeId, ...). */
-export const RefId = Type.String({ pattern: ID_PATTERN });
-
-/** An account name (admins and users alike): no spaces. */
-export const LoginId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[^\\s]+$' });
-
-/** An image the screens show (avatar, cover): a site path or an http(s) address; empty means the default. */
-export const ImagePath = Type.String({
-  maxLength: 512,
-  pattern: '^(|/[^/\\\\].*|https?://.+)$',
-  description: '站内路径（/static/...）或 http(s) 地址',
-});
-
-/** Chinese labels for field names, so validation messages name the field the way the screens do. */
-export const FIELD_LABELS: Record<string, string> = {
-  loginId: '账号',
-  loginPwd: '密码',
-  captcha: '验证码',
-  remember: '7天免登录',
-  nickname: '昵称',
-  avatar: '头像',
-  permission: '权限',
-  enabled: '账号状态',
-  typeName: '分类名称',
-  id: 'id',
-  current: '页码',
-  pageSize: '每页条数',
-  mail: '邮箱',
-  qq: 'QQ号码',
-  wechat: '微信号',
-  intro: '自我介绍',
-  points: '积分',
-  bookTitle: '书籍标题',
-  bookPic: '书籍封面',
-  downloadLink: '下载链接',
-  bookIntro: '书籍介绍',
-  requirePoints: '所需积分',
-  typeId: '分类',
-  interviewTitle: '题目标题',
-  interviewContent: '题目内容',
-  issueTitle: '问答标题',
-  issueContent: '问答描述',
-  issueStatus: '审核状态',
-  userId: '用户',
-  issueId: '问答',
-  bookId: '书籍',
-  commentContent: '评论内容',
-  commentType: '评论类型',
-};

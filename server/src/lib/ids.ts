@@ -14,9 +14,3 @@ export function newId(now: number = Date.now()): string {
   buf.writeUIntBE(counter, 9, 3);
   return buf.toString('hex');
 }
-
-export const ID_PATTERN = '^[0-9a-f]{24}$';
-
-export function isId(value: string): boolean {
-  return /^[0-9a-f]{24}$/.test(value);
-}

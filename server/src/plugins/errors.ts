@@ -1,8 +1,10 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { FIELD_LABELS } from '../../../contract/fields';
+import { UPLOAD_MESSAGES } from '../../../contract/upload';
 import { AppError, isForeignKeyViolation, sqlState } from '../lib/errors';
-import { FIELD_LABELS, fail } from '../lib/http';
+import { fail } from '../lib/http';
 
 interface AjvIssue {
   keyword: string;
@@ -77,7 +79,7 @@ const CLIENT_ERRORS: Record<string, [number, string]> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: [400, '请求体不能为空'],
   FST_ERR_CTP_INVALID_JSON_BODY: [400, '请求体不是合法的 JSON'],
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, '请求长度不正确'],
-  FST_REQ_FILE_TOO_LARGE: [413, '上传文件失败，请检查文件的大小，控制在 2MB 以内'],
+  FST_REQ_FILE_TOO_LARGE: [413, UPLOAD_MESSAGES.tooLarge],
   FST_PARTS_LIMIT: [413, '上传内容过多'],
   FST_FILES_LIMIT: [400, '一次只能上传一个文件'],
   FST_FIELDS_LIMIT: [400, '上传内容过多'],

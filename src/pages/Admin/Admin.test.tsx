@@ -2,7 +2,7 @@ import { TestBrowser } from '@@/testBrowser';
 import { history } from '@umijs/max';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { envelope, type FakeReply, type FakeRequest, installFakeNetwork, refusal } from '@/testing/fakeNetwork';
-import type { Admin } from '@/types/api';
+import type { Admin } from '../../../contract/admin';
 
 const me: Admin = {
   _id: '65f1a2b3c4d5e6f708192a01',

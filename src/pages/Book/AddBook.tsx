@@ -1,6 +1,6 @@
 import FormPage from '@/components/FormPage';
 import { createBook } from '@/services/book';
-import type { BookFields } from '@/types/api';
+import type { CreateBookBody } from '../../../contract/book';
 import BookForm, { LIST_PATH } from './components/BookForm';
 
 export default function AddBook() {
@@ -8,7 +8,7 @@ export default function AddBook() {
     <FormPage
       title="添加书籍"
       listPath={LIST_PATH}
-      save={(fields: BookFields) => createBook(fields)}
+      save={(fields: CreateBookBody) => createBook(fields)}
       saved="添加书籍成功"
     >
       {(onFinish) => <BookForm submitText="确认新增" onFinish={onFinish} />}

@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { envelope, refusal } from '@/testing/fakeNetwork';
 import { clickSearch, CSS_TYPE, JS_TYPE, listScreenNetwork, openList, pageReply } from '@/testing/listScreen';
-import type { Book } from '@/types/api';
+import type { Book } from '../../../contract/book';
 
 const book = (n: number, bookTitle: string, extra: Partial<Book> = {}): Book => ({
   _id: `65f1a2b3c4d5e6f708192e${String(n).padStart(2, '0')}`,

@@ -8,7 +8,8 @@ import { AddButton, DeleteAction } from '@/components/ListActions';
 import { DEFAULT_BOOK_COVER } from '@/constants';
 import { useTypeOptions } from '@/hooks/useTypeOptions';
 import { listBooks, removeBook } from '@/services/book';
-import type { Book } from '@/types/api';
+import type { FilterKey } from '@/services/table';
+import type { Book, BookListQuery } from '../../../contract/book';
 import { plainExcerpt } from '@/utils/format';
 
 export default function BookList() {
@@ -17,7 +18,7 @@ export default function BookList() {
 
   const columns: ProColumns<Book>[] = [
     indexColumn(),
-    { title: '书籍名称', dataIndex: 'bookTitle' },
+    { title: '书籍名称', dataIndex: 'bookTitle' satisfies FilterKey<BookListQuery> },
     typeColumn('书籍分类', types),
     {
       title: '书籍简介',

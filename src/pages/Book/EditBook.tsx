@@ -3,7 +3,7 @@ import { useCallback } from 'react';
 import FormPage from '@/components/FormPage';
 import { useLoaded } from '@/hooks/useLoaded';
 import { getBook, updateBook } from '@/services/book';
-import type { BookFields } from '@/types/api';
+import type { CreateBookBody } from '../../../contract/book';
 import BookForm, { LIST_PATH } from './components/BookForm';
 
 export default function EditBook() {
@@ -15,7 +15,7 @@ export default function EditBook() {
       title="编辑书籍信息"
       listPath={LIST_PATH}
       record={{ loaded, backText: '返回书籍列表' }}
-      save={(fields: BookFields) => updateBook(id, fields)}
+      save={(fields: CreateBookBody) => updateBook(id, fields)}
       saved="书籍信息修改成功"
     >
       {(onFinish, book) => (

@@ -1,9 +1,9 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { envelope } from '@/testing/fakeNetwork';
 import { JS_TYPE, listScreenNetwork, openList, pageReply } from '@/testing/listScreen';
-import type { Comment } from '@/types/api';
+import type { CommentRow } from '../../../contract/comment';
 
-const comment = (commentType: 1 | 2, title: string): Comment => ({
+const comment = (commentType: 1 | 2, title: string): CommentRow => ({
   _id: `65f1a2b3c4d5e6f708192e0${commentType}`,
   userId: '65f1a2b3c4d5e6f708192c01',
   issueId: commentType === 1 ? '65f1a2b3c4d5e6f708192d01' : null,

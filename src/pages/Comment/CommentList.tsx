@@ -7,8 +7,9 @@ import HtmlView from '@/components/HtmlView';
 import { dateColumn, indexColumn, serverPagination, tableOptions, typeColumn } from '@/components/listColumns';
 import { DeleteAction } from '@/components/ListActions';
 import { useTypeOptions } from '@/hooks/useTypeOptions';
-import { type CommentListParams, listComments, removeComment } from '@/services/comment';
-import type { Comment, CommentType } from '@/types/api';
+import { listComments, removeComment } from '@/services/comment';
+import type { FilterKey } from '@/services/table';
+import type { CommentListQuery, CommentRow, CommentType, CommentTypeParams } from '../../../contract/comment';
 import { formatDate, plainExcerpt } from '@/utils/format';
 
 const TARGET_TITLE: Record<CommentType, string> = { 1: '问题标题', 2: '书籍标题' };
@@ -17,24 +18,23 @@ export default function CommentList() {
   const actionRef = useRef<ActionType>();
   const types = useTypeOptions();
   const [commentType, setCommentType] = useState<CommentType>(1);
-  const [detail, setDetail] = useState<Comment | null>(null);
+  const [detail, setDetail] = useState<CommentRow | null>(null);
 
-  const targetLink = (comment: Comment) => {
-    if (!comment.target) return '-';
+  const targetLink = (comment: CommentRow) => {
     const to =
       comment.commentType === 1 ? `/issue/${comment.target._id}` : `/book/editBook/${comment.target._id}`;
     return <Link to={to}>{comment.target.title}</Link>;
   };
 
-  const columns: ProColumns<Comment>[] = [
+  const columns: ProColumns<CommentRow>[] = [
     indexColumn(),
     { title: TARGET_TITLE[commentType], key: 'target', search: false, render: (_, comment) => targetLink(comment) },
     {
       title: '评论内容',
-      dataIndex: 'commentContent',
+      dataIndex: 'commentContent' satisfies FilterKey<CommentListQuery>,
       render: (_, comment) => plainExcerpt(comment.commentContent, 30),
     },
-    { title: '评论用户', key: 'user', search: false, render: (_, comment) => comment.user?.nickname ?? '-' },
+    { title: '评论用户', key: 'user', search: false, render: (_, comment) => comment.user.nickname },
     typeColumn('评论分类', types),
     dateColumn('评论日期', 'commentDate'),
     {
@@ -68,7 +68,7 @@ export default function CommentList() {
           <Radio.Button value={2}>书籍评论</Radio.Button>
         </Radio.Group>
       </Card>
-      <ProTable<Comment, CommentListParams>
+      <ProTable<CommentRow, CommentTypeParams>
         headerTitle="评论列表"
         rowKey="_id"
         actionRef={actionRef}
@@ -88,9 +88,9 @@ export default function CommentList() {
         {detail && (
           <Descriptions column={1} bordered size="small">
             <Descriptions.Item label={TARGET_TITLE[detail.commentType]}>
-              {detail.target?.title ?? '-'}
+              {detail.target.title}
             </Descriptions.Item>
-            <Descriptions.Item label="评论用户">{detail.user?.nickname ?? '-'}</Descriptions.Item>
+            <Descriptions.Item label="评论用户">{detail.user.nickname}</Descriptions.Item>
             <Descriptions.Item label="评论日期">{formatDate(detail.commentDate)}</Descriptions.Item>
             <Descriptions.Item label="评论内容">
               <HtmlView html={detail.commentContent} />

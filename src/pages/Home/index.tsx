@@ -11,7 +11,8 @@ import { Link, useModel } from '@umijs/max';
 import { Alert, Card, Col, Row, Skeleton, Statistic } from 'antd';
 import { lazy, type ReactNode, Suspense } from 'react';
 import { useLoaded } from '@/hooks/useLoaded';
-import { getStats, type StatsCounts } from '@/services/stats';
+import type { StatsCounts } from '../../../contract/stats';
+import { getStats } from '@/services/stats';
 
 // Its own chunk: the cards show as soon as the numbers arrive, the charts when the library has.
 const DailyCharts = lazy(() => import('./components/DailyCharts'));

@@ -3,7 +3,7 @@ import { useCallback } from 'react';
 import FormPage from '@/components/FormPage';
 import { useLoaded } from '@/hooks/useLoaded';
 import { getInterview, updateInterview } from '@/services/interview';
-import type { InterviewFields } from '@/types/api';
+import type { CreateInterviewBody } from '../../../contract/interview';
 import InterviewForm, { LIST_PATH } from './components/InterviewForm';
 
 export default function EditInterview() {
@@ -15,7 +15,7 @@ export default function EditInterview() {
       title="编辑题目"
       listPath={LIST_PATH}
       record={{ loaded, backText: '返回题目列表' }}
-      save={(fields: InterviewFields) => updateInterview(id, fields)}
+      save={(fields: CreateInterviewBody) => updateInterview(id, fields)}
       saved="修改题目成功"
     >
       {(onFinish, interview) => (

@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { envelope, refusal } from '@/testing/fakeNetwork';
 import { clickSearch, CSS_TYPE, JS_TYPE, listScreenNetwork, openList, pageReply } from '@/testing/listScreen';
-import type { Interview } from '@/types/api';
+import type { Interview } from '../../../contract/interview';
 
 const LONG_TITLE = '请说说浏览器的事件循环机制以及宏任务与微任务的执行顺序';
 

@@ -6,7 +6,8 @@ import { dateColumn, indexColumn, serverPagination, tableOptions, typeColumn } f
 import { AddButton, DeleteAction } from '@/components/ListActions';
 import { useTypeOptions } from '@/hooks/useTypeOptions';
 import { listInterviews, removeInterview } from '@/services/interview';
-import type { Interview } from '@/types/api';
+import type { FilterKey } from '@/services/table';
+import type { Interview, InterviewListQuery } from '../../../contract/interview';
 import { cut } from '@/utils/format';
 
 export default function InterviewList() {
@@ -17,7 +18,7 @@ export default function InterviewList() {
     indexColumn(),
     {
       title: '题目名称',
-      dataIndex: 'interviewTitle',
+      dataIndex: 'interviewTitle' satisfies FilterKey<InterviewListQuery>,
       render: (_, interview) => (
         <span title={interview.interviewTitle}>{cut(interview.interviewTitle, 22)}</span>
       ),

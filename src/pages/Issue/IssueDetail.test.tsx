@@ -2,7 +2,8 @@ import { TestBrowser } from '@@/testBrowser';
 import { history } from '@umijs/max';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { envelope, type FakeReply, type FakeRequest, installFakeNetwork, refusal } from '@/testing/fakeNetwork';
-import type { Comment, Issue } from '@/types/api';
+import type { CommentRow } from '../../../contract/comment';
+import type { Issue } from '../../../contract/issue';
 
 const TYPE_ID = '65f1a2b3c4d5e6f708192b01';
 const issue: Issue = {
@@ -18,7 +19,7 @@ const issue: Issue = {
   user: { _id: '65f1a2b3c4d5e6f708192c01', nickname: '小明', avatar: '' },
 };
 
-const comment = (n: number): Comment => ({
+const comment = (n: number): CommentRow => ({
   _id: `65f1a2b3c4d5e6f708192e${String(n).padStart(2, '0')}`,
   userId: '65f1a2b3c4d5e6f708192c02',
   issueId: issue._id,
@@ -31,7 +32,7 @@ const comment = (n: number): Comment => ({
   target: { _id: issue._id, title: issue.issueTitle },
 });
 
-let comments: Comment[];
+let comments: CommentRow[];
 let handle: (req: FakeRequest) => FakeReply | undefined;
 const sent = installFakeNetwork((req) => {
   const special = handle(req);

@@ -9,7 +9,8 @@ import { useLoaded } from '@/hooks/useLoaded';
 import { useTypeOptions } from '@/hooks/useTypeOptions';
 import { listIssueComments, removeComment } from '@/services/comment';
 import { getIssue, updateIssue } from '@/services/issue';
-import type { Comment, Issue } from '@/types/api';
+import type { CommentRow } from '../../../contract/comment';
+import type { Issue } from '../../../contract/issue';
 import { message } from '@/utils/feedback';
 import { formatDate } from '@/utils/format';
 
@@ -20,7 +21,7 @@ function IssueComments({ issueId, onDeleted }: { issueId: string; onDeleted: () 
   const actionRef = useRef<ActionType>();
   const [paging, setPaging] = useState({ current: 1, pageSize: 10 });
 
-  const onDelete = async (comment: Comment) => {
+  const onDelete = async (comment: CommentRow) => {
     try {
       await removeComment(comment._id);
     } catch {
@@ -32,7 +33,7 @@ function IssueComments({ issueId, onDeleted }: { issueId: string; onDeleted: () 
     await actionRef.current?.reload();
   };
 
-  const columns: ProColumns<Comment>[] = [
+  const columns: ProColumns<CommentRow>[] = [
     {
       title: '序号',
       key: 'serial',
@@ -45,7 +46,7 @@ function IssueComments({ issueId, onDeleted }: { issueId: string; onDeleted: () 
       dataIndex: 'commentContent',
       render: (_, comment) => <HtmlView html={comment.commentContent} />,
     },
-    { title: '评论用户', key: 'user', width: 140, render: (_, comment) => comment.user?.nickname ?? '-' },
+    { title: '评论用户', key: 'user', width: 140, render: (_, comment) => comment.user.nickname },
     {
       title: '评论日期',
       dataIndex: 'commentDate',
@@ -72,7 +73,7 @@ function IssueComments({ issueId, onDeleted }: { issueId: string; onDeleted: () 
   ];
 
   return (
-    <ProTable<Comment>
+    <ProTable<CommentRow>
       headerTitle="问答评论"
       rowKey="_id"
       actionRef={actionRef}
@@ -114,7 +115,7 @@ function IssueSummary({ issue, onChange }: { issue: Issue; onChange: (change: (i
         <Tag color="purple">{nameOf(issue.typeId)}</Tag>
       </Space>
       <Descriptions bordered column={{ xs: 1, md: 2, xl: 3 }}>
-        <Descriptions.Item label="提问用户">{issue.user?.nickname ?? '-'}</Descriptions.Item>
+        <Descriptions.Item label="提问用户">{issue.user.nickname}</Descriptions.Item>
         <Descriptions.Item label="提问时间">{formatDate(issue.issueDate)}</Descriptions.Item>
         <Descriptions.Item label="审核状态">
           <Switch

@@ -8,7 +8,8 @@ import { DeleteAction } from '@/components/ListActions';
 import { usePendingIds } from '@/hooks/usePendingIds';
 import { useTypeOptions } from '@/hooks/useTypeOptions';
 import { listIssues, removeIssue, updateIssue } from '@/services/issue';
-import type { Issue } from '@/types/api';
+import type { FilterKey } from '@/services/table';
+import type { Issue, IssueListQuery } from '../../../contract/issue';
 import { message } from '@/utils/feedback';
 import { cut, plainExcerpt } from '@/utils/format';
 
@@ -34,7 +35,7 @@ export default function IssueList() {
     indexColumn(),
     {
       title: '问答标题',
-      dataIndex: 'issueTitle',
+      dataIndex: 'issueTitle' satisfies FilterKey<IssueListQuery>,
       render: (_, issue) => <span title={issue.issueTitle}>{cut(issue.issueTitle, 22)}</span>,
     },
     {
@@ -43,13 +44,13 @@ export default function IssueList() {
       search: false,
       render: (_, issue) => plainExcerpt(issue.issueContent, 30),
     },
-    { title: '提问用户', key: 'user', search: false, render: (_, issue) => issue.user?.nickname ?? '-' },
+    { title: '提问用户', key: 'user', search: false, render: (_, issue) => issue.user.nickname },
     { title: '浏览数', dataIndex: 'scanNumber', search: false },
     { title: '评论数', dataIndex: 'commentNumber', search: false },
     typeColumn('问题分类', types),
     {
       title: '审核状态',
-      dataIndex: 'issueStatus',
+      dataIndex: 'issueStatus' satisfies FilterKey<IssueListQuery>,
       valueType: 'select',
       valueEnum: { false: { text: '待审核' }, true: { text: '已通过' } },
       initialValue: initialStatus ?? undefined,

@@ -4,7 +4,7 @@ import { Button, Checkbox, Form, Input, Spin } from 'antd';
 import { useEffect, useState } from 'react';
 import { describeRequestError, errorStatus } from '@/requestErrorConfig';
 import { login } from '@/services/admin';
-import type { LoginParams } from '@/types/api';
+import type { LoginBody } from '../../../contract/auth';
 import { message } from '@/utils/feedback';
 import { safeRedirect, saveToken, toInitialState } from '@/utils/session';
 import styles from './index.less';
@@ -24,7 +24,7 @@ function loginFailureMessage(error: unknown): string {
 }
 
 export default function Login() {
-  const [form] = Form.useForm<LoginParams>();
+  const [form] = Form.useForm<LoginBody>();
   const [submitting, setSubmitting] = useState(false);
   const { initialState, setInitialState } = useModel('@@initialState');
   const captcha = useCaptcha();
@@ -36,7 +36,7 @@ export default function Login() {
     if (destination && initialState?.adminInfo) history.push(destination);
   }, [destination, initialState]);
 
-  const onFinish = async (values: LoginParams) => {
+  const onFinish = async (values: LoginBody) => {
     setSubmitting(true);
     try {
       const result = await login({ ...values, loginId: values.loginId.trim() });
@@ -61,7 +61,7 @@ export default function Login() {
           <img src="/logo.svg" alt="" width={48} height={48} />
           <h1 className={styles.title}>coder station 后台管理系统</h1>
         </div>
-        <Form<LoginParams>
+        <Form<LoginBody>
           form={form}
           name="login"
           size="large"

@@ -1,9 +1,9 @@
 import { TestBrowser } from '@@/testBrowser';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { envelope, type FakeReply, type FakeRequest, installFakeNetwork, refusal } from '@/testing/fakeNetwork';
-import type { Type } from '@/types/api';
+import type { TypeRecord } from '../../../contract/type';
 
-const type = (n: number, typeName: string): Type => ({
+const type = (n: number, typeName: string): TypeRecord => ({
   _id: `65f1a2b3c4d5e6f708192b${String(n).padStart(2, '0')}`,
   typeName,
   createdAt: 1_700_000_000_000 + n,

@@ -7,18 +7,18 @@ import { DeleteAction } from '@/components/ListActions';
 import { useLocalPagination } from '@/hooks/useLocalPagination';
 import { useTypeStore } from '@/hooks/useTypeStore';
 import { alreadyShown } from '@/services/api';
-import type { Type } from '@/types/api';
+import type { TypeRecord } from '../../../contract/type';
 import { message } from '@/utils/feedback';
 
 const DUPLICATE = '该类型已存在，请不要重复添加';
 
 interface ColumnContext {
   serial: (index: number) => number;
-  onRename: (type: Type, typeName: string) => void;
+  onRename: (type: TypeRecord, typeName: string) => void;
   remove: (id: string) => Promise<void>;
 }
 
-function typeColumns(ctx: ColumnContext): ProColumns<Type>[] {
+function typeColumns(ctx: ColumnContext): ProColumns<TypeRecord>[] {
   return [
     indexColumn(ctx.serial),
     {
@@ -87,7 +87,7 @@ export default function TypeList() {
     }
   };
 
-  const onRename = async (type: Type, typeName: string) => {
+  const onRename = async (type: TypeRecord, typeName: string) => {
     const name = typeName.trim();
     if (name === type.typeName) return;
     if (!name) {
@@ -129,7 +129,7 @@ export default function TypeList() {
           </Form.Item>
         </Form>
       </Card>
-      <ProTable<Type>
+      <ProTable<TypeRecord>
         headerTitle="分类信息"
         rowKey="_id"
         columns={typeColumns({ serial, onRename, remove })}

@@ -1,7 +1,8 @@
 import { TestBrowser } from '@@/testBrowser';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { envelope, type FakeReply, type FakeRequest, installFakeNetwork, refusal } from '@/testing/fakeNetwork';
-import type { AdminInfo, User } from '@/types/api';
+import type { WhoAmI } from '../../../contract/admin';
+import type { User } from '../../../contract/user';
 
 const user = (n: number, loginId: string, extra: Partial<User> = {}): User => ({
   _id: `65f1a2b3c4d5e6f708192c${String(n).padStart(2, '0')}`,
@@ -19,10 +20,10 @@ const user = (n: number, loginId: string, extra: Partial<User> = {}): User => ({
   ...extra,
 });
 
-const superAdmin: AdminInfo = { _id: '65f1a2b3c4d5e6f708192a01', loginId: 'root', nickname: '超级管理员', avatar: '', permission: 1 };
-const normalAdmin: AdminInfo = { ...superAdmin, _id: '65f1a2b3c4d5e6f708192a02', loginId: 'editor', permission: 2 };
+const superAdmin: WhoAmI = { _id: '65f1a2b3c4d5e6f708192a01', loginId: 'root', nickname: '超级管理员', avatar: '', permission: 1 };
+const normalAdmin: WhoAmI = { ...superAdmin, _id: '65f1a2b3c4d5e6f708192a02', loginId: 'editor', permission: 2 };
 
-let me: AdminInfo;
+let me: WhoAmI;
 let users: User[];
 let handle: (req: FakeRequest) => FakeReply | undefined;
 const sent = installFakeNetwork((req) => {

@@ -9,7 +9,8 @@ import { Thumbnail } from '@/components/Thumbnail';
 import { DEFAULT_AVATAR } from '@/constants';
 import { usePendingIds } from '@/hooks/usePendingIds';
 import { listUsers, removeUser, updateUser, userImpact } from '@/services/user';
-import type { User, UserImpact } from '@/types/api';
+import type { FilterKey } from '@/services/table';
+import type { User, UserImpact, UserListQuery } from '../../../contract/user';
 import { message } from '@/utils/feedback';
 
 // The details modal (Modal, Descriptions) is fetched the first time 详情 is clicked.
@@ -61,8 +62,8 @@ export default function UserList() {
 
   const columns: ProColumns<User>[] = [
     indexColumn(),
-    { title: '登录账号', dataIndex: 'loginId' },
-    { title: '昵称', dataIndex: 'nickname' },
+    { title: '登录账号', dataIndex: 'loginId' satisfies FilterKey<UserListQuery> },
+    { title: '昵称', dataIndex: 'nickname' satisfies FilterKey<UserListQuery> },
     {
       title: '头像',
       dataIndex: 'avatar',
@@ -82,7 +83,7 @@ export default function UserList() {
     dateColumn('注册时间', 'registerDate'),
     {
       title: '账号状态',
-      dataIndex: 'enabled',
+      dataIndex: 'enabled' satisfies FilterKey<UserListQuery>,
       valueType: 'select',
       valueEnum: { true: { text: '已激活' }, false: { text: '已禁用' } },
       render: (_, user) => (

@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { Admin, CreateAdminBody, CreatedAdmin, LoginIdParams, UpdateAdminBody } from '../../../../contract/admin';
+import { IdParams } from '../../../../contract/ids';
 import { currentAdmin } from '../../plugins/auth';
-import { IdParams, createdResponses, ok, responses } from '../../lib/http';
-import { Admin, CreateAdminBody, CreatedAdmin, LoginIdParams, UpdateAdminBody } from './admin.schemas';
+import { createdResponses, ok, responses } from '../../lib/http';
 import type { AdminService } from './admin.service';
 
 

@@ -1,10 +1,11 @@
+import { ADMIN_MESSAGES } from '../../../../contract/admin';
+import type { Admin, CreateAdminBody, UpdateAdminBody } from '../../../../contract/admin';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { checkPassword, hashPassword, randomPassword } from '../../lib/passwords';
 import { DEFAULT_ADMIN_NICKNAME, DEFAULT_AVATAR } from '../../lib/defaults';
 import type { Db } from '../../db/client';
 import type { AuthRepository } from '../auth/auth.repository';
-import type { Admin, CreateAdminBody, UpdateAdminBody } from './admin.schemas';
 import type { AdminRepository, AdminRow } from './admin.repository';
 
 /** Who is asking: the admin behind the request's token. */
@@ -15,7 +16,6 @@ export interface Actor {
 
 export const SUPER = 1;
 const SELF_EDITABLE = new Set(['nickname', 'avatar', 'loginPwd']);
-const CANNOT = '无法进行此操作';
 
 export function toAdmin(row: AdminRow): Admin {
   return {
@@ -37,7 +37,7 @@ export function createAdminService(deps: { db: Db; admins: AdminRepository; auth
 
   async function mustFind(id: string, executor: Db = db): Promise<AdminRow> {
     const row = await admins.findById(id, executor);
-    if (!row) throw notFound('管理员不存在');
+    if (!row) throw notFound(ADMIN_MESSAGES.notFound);
     return row;
   }
 
@@ -45,7 +45,7 @@ export function createAdminService(deps: { db: Db; admins: AdminRepository; auth
   async function keepOneSuper(target: AdminRow, stillSuper: boolean, tx: Db) {
     const isActiveSuper = target.permission === SUPER && target.enabled;
     if (isActiveSuper && !stillSuper && (await admins.lockOtherEnabledSupers(target.id, tx)) === 0) {
-      throw badRequest(`${CANNOT}：至少要保留一个启用的超级管理员`);
+      throw badRequest(ADMIN_MESSAGES.lastSuper);
     }
   }
 
@@ -67,7 +67,7 @@ export function createAdminService(deps: { db: Db; admins: AdminRepository; auth
       const generated = body.loginPwd ? null : randomPassword();
       const password = body.loginPwd || generated!;
       checkPassword(password);
-      if (await admins.findByLoginId(body.loginId)) throw conflict('该管理员已经注册过了');
+      if (await admins.findByLoginId(body.loginId)) throw conflict(ADMIN_MESSAGES.taken);
       const created = await admins.insert({
         id: newId(),
         loginId: body.loginId,
@@ -78,7 +78,7 @@ export function createAdminService(deps: { db: Db; admins: AdminRepository; auth
         enabled: true,
         createdAt: now(),
       });
-      if (!created) throw conflict('该管理员已经注册过了');
+      if (!created) throw conflict(ADMIN_MESSAGES.taken);
       return generated ? { ...toAdmin(created), initialPassword: generated } : toAdmin(created);
     },
 
@@ -95,7 +95,7 @@ export function createAdminService(deps: { db: Db; admins: AdminRepository; auth
         const target = await mustFind(id, tx);
         const enabled = body.enabled ?? target.enabled;
         const permission = body.permission ?? target.permission;
-        if (isSelf && (!enabled || permission !== target.permission)) throw badRequest(CANNOT);
+        if (isSelf && (!enabled || permission !== target.permission)) throw badRequest(ADMIN_MESSAGES.cannot);
         await keepOneSuper(target, enabled && permission === SUPER, tx);
 
         const row = await admins.update(
@@ -119,7 +119,7 @@ export function createAdminService(deps: { db: Db; admins: AdminRepository; auth
     },
 
     async remove(actor: Actor, id: string): Promise<void> {
-      if (actor.id === id) throw badRequest(CANNOT);
+      if (actor.id === id) throw badRequest(ADMIN_MESSAGES.cannot);
       await db.transaction(async (tx) => {
         const target = await mustFind(id, tx);
         await keepOneSuper(target, false, tx);

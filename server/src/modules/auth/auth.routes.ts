@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
+import { WhoAmI } from '../../../../contract/admin';
+import { LoginBody, LoginResult } from '../../../../contract/auth';
 import { currentAdmin } from '../../plugins/auth';
 import { ok, responses } from '../../lib/http';
-import { WhoAmI } from '../admin/admin.schemas';
-import { LoginBody, LoginResult } from './auth.schemas';
 import { CAPTCHA_LIFETIME_MS, type AuthService } from './auth.service';
 
 export const CAPTCHA_COOKIE = 'captcha_id';

@@ -1,11 +1,12 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import svgCaptcha from 'svg-captcha';
+import { AUTH_MESSAGES } from '../../../../contract/auth';
+import type { LoginBody, LoginResult } from '../../../../contract/auth';
 import { AppError, badRequest, forbidden, unauthorized } from '../../lib/errors';
 import { verifyAgainstNothing, verifyPassword } from '../../lib/passwords';
 import type { AdminRepository } from '../admin/admin.repository';
 import { toAdmin } from '../admin/admin.service';
 import type { AuthRepository } from './auth.repository';
-import type { LoginBody, LoginResult } from './auth.schemas';
 import { createTokens } from './tokens';
 
 export const CAPTCHA_LIFETIME_MS = 5 * 60 * 1000;
@@ -13,7 +14,7 @@ export const THROTTLE_WINDOW_MS = 15 * 60 * 1000;
 export const THROTTLE_MAX_FAILURES = 5;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-const tooManyAttempts = () => new AppError(429, '登录尝试过于频繁，请稍后再试');
+const tooManyAttempts = () => new AppError(429, AUTH_MESSAGES.tooManyAttempts);
 
 export interface AuthenticatedAdmin {
   id: string;
@@ -87,7 +88,7 @@ export function createAuthService(deps: {
       // nothing, and must not lock anybody out.
       const captcha = captchaId ? await repo.consumeCaptcha(captchaId) : null;
       if (!captcha || captcha.expiresAt <= at || !sameHash(captcha.answerHash, answerHash(captchaId!, body.captcha))) {
-        throw badRequest('验证码错误');
+        throw badRequest(AUTH_MESSAGES.wrongCaptcha);
       }
       // Refused before the (slow) password hash when already locked.
       const failures = await repo.countFailuresSince(keys, since);
@@ -103,8 +104,8 @@ export function createAuthService(deps: {
       // nothing of their password, so concurrent guesses get no more answers than sequential ones.
       const outcome = await repo.settleAttempt({ keys, since, at, limit: THROTTLE_MAX_FAILURES, succeeded, clearKey: idKey });
       if (outcome === 'locked') throw tooManyAttempts();
-      if (!admin || !succeeded) throw unauthorized('账号或密码不正确');
-      if (!admin.enabled) throw forbidden('该账号已经被冻结，请联系管理员');
+      if (!admin || !succeeded) throw unauthorized(AUTH_MESSAGES.badCredentials);
+      if (!admin.enabled) throw forbidden(AUTH_MESSAGES.frozen);
 
       const lifetime = (body.remember ? 7 : 1) * DAY_MS;
       const sessionId = randomBytes(16).toString('hex');

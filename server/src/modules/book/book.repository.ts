@@ -1,9 +1,10 @@
 import { eq, getTableColumns, sql } from 'drizzle-orm';
+import type { Page } from '../../../../contract/paging';
 import type { Db } from '../../db/client';
 import { defineList, exactFilter, textFilter } from '../../db/list';
 import { books } from '../../db/schema';
 import type { Locked } from '../../db/write-lock';
-import type { Page, PageRequest } from '../../lib/paging';
+import type { PageRequest } from '../../lib/paging';
 
 export type BookRow = typeof books.$inferSelect;
 export type BookChanges = Partial<Omit<BookRow, 'id' | 'scanNumber' | 'commentNumber' | 'onShelfDate'>>;

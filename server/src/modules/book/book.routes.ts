@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { IdParams, createdResponses, ok, responses } from '../../lib/http';
-import { Paged } from '../../lib/paging';
-import { Book, BookListQuery, CreateBookBody, UpdateBookBody } from './book.schemas';
+import { Book, BookListQuery, CreateBookBody, UpdateBookBody } from '../../../../contract/book';
+import { IdParams } from '../../../../contract/ids';
+import { Paged } from '../../../../contract/paging';
+import { createdResponses, ok, responses } from '../../lib/http';
 import type { BookService } from './book.service';
 
 

@@ -1,17 +1,18 @@
+import { BOOK_MESSAGES } from '../../../../contract/book';
+import type { Book, BookListQuery, CreateBookBody, UpdateBookBody } from '../../../../contract/book';
+import type { Page } from '../../../../contract/paging';
+import { TYPE_MESSAGES } from '../../../../contract/type';
 import type { Db } from '../../db/client';
 import { writeTransaction } from '../../db/write-lock';
 import { DEFAULT_BOOK_COVER } from '../../lib/defaults';
 import { badRequest, notFound } from '../../lib/errors';
 import { requiredHtml } from '../../lib/html';
 import { newId } from '../../lib/ids';
-import { mapPage, type Page } from '../../lib/paging';
+import { mapPage } from '../../lib/paging';
 import type { CommentRepository } from '../comment/comment.repository';
 import type { TypeRepository } from '../type/type.repository';
 import type { BookChanges, BookRepository, BookRow } from './book.repository';
-import type { Book, BookListQuery, CreateBookBody, UpdateBookBody } from './book.schemas';
 
-const MISSING = '书籍不存在';
-const UNKNOWN_TYPE = '分类不存在';
 
 function toBook({ id, ...row }: BookRow): Book {
   return { _id: id, ...row };
@@ -31,7 +32,7 @@ export function createBookService(deps: {
 
   async function get(id: string): Promise<Book> {
     const row = await books.findById(id);
-    if (!row) throw notFound(MISSING);
+    if (!row) throw notFound(BOOK_MESSAGES.notFound);
     return toBook(row);
   }
 
@@ -46,7 +47,7 @@ export function createBookService(deps: {
       const bookIntro = requiredHtml('bookIntro', body.bookIntro);
       const at = now();
       const created = await writeTransaction(db, ['books'], async (tx) => {
-        if (!(await types.holdForUse(body.typeId, tx))) throw badRequest(UNKNOWN_TYPE);
+        if (!(await types.holdForUse(body.typeId, tx))) throw badRequest(TYPE_MESSAGES.unknown);
         return books.insert(
           {
             id: newId(at),
@@ -74,9 +75,9 @@ export function createBookService(deps: {
       };
       if (!Object.keys(changes).length) return get(id);
       const updated = await writeTransaction(db, ['books', 'comments'], async (tx) => {
-        if (changes.typeId && !(await types.holdForUse(changes.typeId, tx))) throw badRequest(UNKNOWN_TYPE);
+        if (changes.typeId && !(await types.holdForUse(changes.typeId, tx))) throw badRequest(TYPE_MESSAGES.unknown);
         const row = await books.update(id, changes, tx);
-        if (!row) throw notFound(MISSING);
+        if (!row) throw notFound(BOOK_MESSAGES.notFound);
         if (changes.typeId) await comments.retypeUnder(2, id, changes.typeId, tx);
         return row;
       });
@@ -86,7 +87,7 @@ export function createBookService(deps: {
     async remove(id: string): Promise<void> {
       await writeTransaction(db, ['books', 'comments'], async (tx) => {
         await comments.deleteUnder(2, id, tx);
-        if (!(await books.delete(id, tx))) throw notFound(MISSING);
+        if (!(await books.delete(id, tx))) throw notFound(BOOK_MESSAGES.notFound);
       });
     },
   };

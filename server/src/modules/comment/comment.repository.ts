@@ -1,15 +1,14 @@
 import { eq, getTableColumns, inArray, sql } from 'drizzle-orm';
+import type { CommentType } from '../../../../contract/comment';
+import type { Page } from '../../../../contract/paging';
 import type { Db } from '../../db/client';
 import { defineList, exactFilter, textFilter } from '../../db/list';
 import { books, comments, issues, users } from '../../db/schema';
 import type { Locked } from '../../db/write-lock';
-import type { Page, PageRequest } from '../../lib/paging';
+import type { PageRequest } from '../../lib/paging';
 
 export type CommentRow = typeof comments.$inferSelect;
 export type CommentRepository = ReturnType<typeof createCommentRepository>;
-
-/** 1: a comment on an issue; 2: on a book. */
-export type CommentType = 1 | 2;
 
 /** A list row: the comment with its author and what it is about, from one query. */
 export interface CommentListRow extends CommentRow {

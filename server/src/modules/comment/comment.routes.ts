@@ -1,7 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { IdParams, createdResponses, ok, responses } from '../../lib/http';
-import { Paged } from '../../lib/paging';
 import {
   Comment,
   CommentListQuery,
@@ -9,7 +7,10 @@ import {
   CommentTypeParams,
   CreateCommentBody,
   ParentCommentsQuery,
-} from './comment.schemas';
+} from '../../../../contract/comment';
+import { IdParams } from '../../../../contract/ids';
+import { Paged } from '../../../../contract/paging';
+import { createdResponses, ok, responses } from '../../lib/http';
 import type { CommentService } from './comment.service';
 
 

@@ -1,16 +1,20 @@
+import { BOOK_MESSAGES } from '../../../../contract/book';
+import { COMMENT_MESSAGES, type CommentType } from '../../../../contract/comment';
+import type { Comment, CommentListQuery, CommentRow, CreateCommentBody } from '../../../../contract/comment';
+import { FIELD_LABELS } from '../../../../contract/fields';
+import { ISSUE_MESSAGES } from '../../../../contract/issue';
+import type { Page } from '../../../../contract/paging';
+import { USER_MESSAGES } from '../../../../contract/user';
 import type { Db } from '../../db/client';
 import { writeTransaction } from '../../db/write-lock';
 import { badRequest, notFound } from '../../lib/errors';
 import { requiredHtml } from '../../lib/html';
-import { FIELD_LABELS } from '../../lib/http';
 import { newId } from '../../lib/ids';
-import { mapPage, type Page, type PageRequest } from '../../lib/paging';
+import { mapPage, type PageRequest } from '../../lib/paging';
 import type { UserRepository } from '../user/user.repository';
-import type { CommentListRow, CommentRepository, CommentRow as StoredComment, CommentType } from './comment.repository';
-import type { Comment, CommentListQuery, CommentRow, CreateCommentBody } from './comment.schemas';
+import type { CommentListRow, CommentRepository, CommentRow as StoredComment } from './comment.repository';
 
-const MISSING = '评论不存在';
-const PARENT_MISSING: Record<CommentType, string> = { 1: '问答不存在', 2: '书籍不存在' };
+const PARENT_MISSING: Record<CommentType, string> = { 1: ISSUE_MESSAGES.notFound, 2: BOOK_MESSAGES.notFound };
 // A comment write also moves its parent's commentNumber.
 const COMMENT_WRITE = ['books', 'issues', 'comments'] as const;
 const PARENT_FIELD: Record<CommentType, 'issueId' | 'bookId'> = { 1: 'issueId', 2: 'bookId' };
@@ -61,7 +65,7 @@ export function createCommentService(deps: { db: Db; comments: CommentRepository
       const commentContent = requiredHtml('commentContent', body.commentContent);
       const at = now();
       const created = await writeTransaction(db, COMMENT_WRITE, async (tx) => {
-        if (!(await users.holdForUse(userId, tx))) throw badRequest('用户不存在');
+        if (!(await users.holdForUse(userId, tx))) throw badRequest(USER_MESSAGES.notFound);
         const typeId = await comments.countOnParent(commentType, parentId, 1, tx);
         if (!typeId) throw badRequest(PARENT_MISSING[commentType]);
         return comments.insert(
@@ -84,7 +88,7 @@ export function createCommentService(deps: { db: Db; comments: CommentRepository
     async remove(id: string): Promise<void> {
       await writeTransaction(db, COMMENT_WRITE, async (tx) => {
         const removed = await comments.delete(id, tx);
-        if (!removed) throw notFound(MISSING);
+        if (!removed) throw notFound(COMMENT_MESSAGES.notFound);
         const parentId = removed.issueId ?? removed.bookId;
         if (parentId) await comments.countOnParent(removed.issueId ? 1 : 2, parentId, -1, tx);
       });

@@ -1,9 +1,10 @@
 import { eq, getTableColumns, sql } from 'drizzle-orm';
+import type { Page } from '../../../../contract/paging';
 import type { Db } from '../../db/client';
 import { defineList, exactFilter, textFilter } from '../../db/list';
 import { interviews } from '../../db/schema';
 import type { Locked } from '../../db/write-lock';
-import type { Page, PageRequest } from '../../lib/paging';
+import type { PageRequest } from '../../lib/paging';
 
 export type InterviewRow = typeof interviews.$inferSelect;
 export type InterviewChanges = Partial<Pick<InterviewRow, 'interviewTitle' | 'interviewContent' | 'typeId'>>;

@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { IdParams, createdResponses, ok, responses } from '../../lib/http';
-import { Paged } from '../../lib/paging';
-import { CreateInterviewBody, Interview, InterviewListQuery, UpdateInterviewBody } from './interview.schemas';
+import { IdParams } from '../../../../contract/ids';
+import { CreateInterviewBody, Interview, InterviewListQuery, UpdateInterviewBody } from '../../../../contract/interview';
+import { Paged } from '../../../../contract/paging';
+import { createdResponses, ok, responses } from '../../lib/http';
 import type { InterviewService } from './interview.service';
 
 

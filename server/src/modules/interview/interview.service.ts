@@ -1,15 +1,16 @@
+import { INTERVIEW_MESSAGES } from '../../../../contract/interview';
+import type { CreateInterviewBody, Interview, InterviewListQuery, UpdateInterviewBody } from '../../../../contract/interview';
+import type { Page } from '../../../../contract/paging';
+import { TYPE_MESSAGES } from '../../../../contract/type';
 import type { Db } from '../../db/client';
 import { writeTransaction } from '../../db/write-lock';
 import { badRequest, notFound } from '../../lib/errors';
 import { requiredHtml } from '../../lib/html';
 import { newId } from '../../lib/ids';
-import { mapPage, type Page } from '../../lib/paging';
+import { mapPage } from '../../lib/paging';
 import type { TypeRepository } from '../type/type.repository';
 import type { InterviewChanges, InterviewRepository, InterviewRow } from './interview.repository';
-import type { CreateInterviewBody, Interview, InterviewListQuery, UpdateInterviewBody } from './interview.schemas';
 
-const MISSING = '面试题不存在';
-const UNKNOWN_TYPE = '分类不存在';
 
 function toInterview({ id, ...row }: InterviewRow): Interview {
   return { _id: id, ...row };
@@ -23,7 +24,7 @@ export function createInterviewService(deps: { db: Db; interviews: InterviewRepo
 
   async function get(id: string): Promise<Interview> {
     const row = await interviews.findById(id);
-    if (!row) throw notFound(MISSING);
+    if (!row) throw notFound(INTERVIEW_MESSAGES.notFound);
     return toInterview(row);
   }
 
@@ -38,7 +39,7 @@ export function createInterviewService(deps: { db: Db; interviews: InterviewRepo
       const interviewContent = requiredHtml('interviewContent', body.interviewContent);
       const at = now();
       const created = await writeTransaction(db, ['interviews'], async (tx) => {
-        if (!(await types.holdForUse(body.typeId, tx))) throw badRequest(UNKNOWN_TYPE);
+        if (!(await types.holdForUse(body.typeId, tx))) throw badRequest(TYPE_MESSAGES.unknown);
         return interviews.insert({ id: newId(at), interviewTitle: body.interviewTitle, interviewContent, onShelfDate: at, typeId: body.typeId }, tx);
       });
       return toInterview(created);
@@ -51,16 +52,16 @@ export function createInterviewService(deps: { db: Db; interviews: InterviewRepo
       };
       if (!Object.keys(changes).length) return get(id);
       const updated = await writeTransaction(db, ['interviews'], async (tx) => {
-        if (changes.typeId && !(await types.holdForUse(changes.typeId, tx))) throw badRequest(UNKNOWN_TYPE);
+        if (changes.typeId && !(await types.holdForUse(changes.typeId, tx))) throw badRequest(TYPE_MESSAGES.unknown);
         return interviews.update(id, changes, tx);
       });
-      if (!updated) throw notFound(MISSING);
+      if (!updated) throw notFound(INTERVIEW_MESSAGES.notFound);
       return toInterview(updated);
     },
 
     async remove(id: string): Promise<void> {
       const removed = await writeTransaction(db, ['interviews'], (tx) => interviews.delete(id, tx));
-      if (!removed) throw notFound(MISSING);
+      if (!removed) throw notFound(INTERVIEW_MESSAGES.notFound);
     },
   };
 }

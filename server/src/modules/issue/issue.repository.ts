@@ -1,9 +1,10 @@
 import { eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
+import type { Page } from '../../../../contract/paging';
 import type { Db } from '../../db/client';
 import { defineList, exactFilter, textFilter } from '../../db/list';
 import { issues, users } from '../../db/schema';
 import type { Locked } from '../../db/write-lock';
-import type { Page, PageRequest } from '../../lib/paging';
+import type { PageRequest } from '../../lib/paging';
 
 export type IssueRow = typeof issues.$inferSelect;
 export type IssueChanges = Partial<Pick<IssueRow, 'issueTitle' | 'issueContent' | 'typeId' | 'issueStatus'>>;

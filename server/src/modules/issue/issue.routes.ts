@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { IdParams, createdResponses, ok, responses } from '../../lib/http';
-import { Paged } from '../../lib/paging';
-import { CreateIssueBody, Issue, IssueListQuery, UpdateIssueBody } from './issue.schemas';
+import { IdParams } from '../../../../contract/ids';
+import { CreateIssueBody, Issue, IssueListQuery, UpdateIssueBody } from '../../../../contract/issue';
+import { Paged } from '../../../../contract/paging';
+import { createdResponses, ok, responses } from '../../lib/http';
 import type { IssueService } from './issue.service';
 
 

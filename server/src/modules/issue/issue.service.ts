@@ -1,19 +1,20 @@
+import { ISSUE_MESSAGES } from '../../../../contract/issue';
+import type { CreateIssueBody, Issue, IssueListQuery, UpdateIssueBody } from '../../../../contract/issue';
+import type { Page } from '../../../../contract/paging';
+import { TYPE_MESSAGES } from '../../../../contract/type';
+import { USER_MESSAGES } from '../../../../contract/user';
 import type { Db } from '../../db/client';
 import { writeTransaction } from '../../db/write-lock';
 import { booleanFilter } from '../../lib/filters';
 import { badRequest, notFound } from '../../lib/errors';
 import { requiredHtml } from '../../lib/html';
 import { newId } from '../../lib/ids';
-import { mapPage, type Page } from '../../lib/paging';
+import { mapPage } from '../../lib/paging';
 import type { CommentRepository } from '../comment/comment.repository';
 import type { TypeRepository } from '../type/type.repository';
 import type { UserRepository } from '../user/user.repository';
 import type { IssueRepository, IssueWithUser } from './issue.repository';
-import type { CreateIssueBody, Issue, IssueListQuery, UpdateIssueBody } from './issue.schemas';
 
-const MISSING = '问答不存在';
-const UNKNOWN_TYPE = '分类不存在';
-const UNKNOWN_USER = '用户不存在';
 
 function toIssue({ id, user, ...row }: IssueWithUser): Issue {
   return {
@@ -45,7 +46,7 @@ export function createIssueService(deps: {
 
   async function get(id: string): Promise<Issue> {
     const row = await issues.findById(id);
-    if (!row) throw notFound(MISSING);
+    if (!row) throw notFound(ISSUE_MESSAGES.notFound);
     return toIssue(row);
   }
 
@@ -62,8 +63,8 @@ export function createIssueService(deps: {
       const at = now();
       const id = newId(at);
       await writeTransaction(db, ['issues'], async (tx) => {
-        if (!(await users.holdForUse(body.userId, tx))) throw badRequest(UNKNOWN_USER);
-        if (!(await types.holdForUse(body.typeId, tx))) throw badRequest(UNKNOWN_TYPE);
+        if (!(await users.holdForUse(body.userId, tx))) throw badRequest(USER_MESSAGES.notFound);
+        if (!(await types.holdForUse(body.typeId, tx))) throw badRequest(TYPE_MESSAGES.unknown);
         await issues.insert(
           {
             id,
@@ -89,8 +90,8 @@ export function createIssueService(deps: {
       };
       if (Object.keys(changes).length) {
         await writeTransaction(db, ['issues', 'comments'], async (tx) => {
-          if (changes.typeId && !(await types.holdForUse(changes.typeId, tx))) throw badRequest(UNKNOWN_TYPE);
-          if (!(await issues.update(id, changes, tx))) throw notFound(MISSING);
+          if (changes.typeId && !(await types.holdForUse(changes.typeId, tx))) throw badRequest(TYPE_MESSAGES.unknown);
+          if (!(await issues.update(id, changes, tx))) throw notFound(ISSUE_MESSAGES.notFound);
           if (changes.typeId) await comments.retypeUnder(1, id, changes.typeId, tx);
         });
       }
@@ -100,7 +101,7 @@ export function createIssueService(deps: {
     async remove(id: string): Promise<void> {
       await writeTransaction(db, ['issues', 'comments'], async (tx) => {
         await comments.deleteUnder(1, id, tx);
-        if (!(await issues.delete(id, tx))) throw notFound(MISSING);
+        if (!(await issues.delete(id, tx))) throw notFound(ISSUE_MESSAGES.notFound);
       });
     },
   };

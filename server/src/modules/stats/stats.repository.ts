@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
+import type { StatsCounts } from '../../../../contract/stats';
 import { queryRows, type Db } from '../../db/client';
 import { keptTotal } from '../../db/list-counts';
-import type { StatsCounts } from './stats.schemas';
 
 export type StatsRepository = ReturnType<typeof createStatsRepository>;
 

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Stats } from '../../../../contract/stats';
 import { ok, responses } from '../../lib/http';
-import { Stats } from './stats.schemas';
 import type { StatsService } from './stats.service';
 
 export const statsRoutes: FastifyPluginAsyncTypebox<{ stats: StatsService }> = async (app, { stats }) => {

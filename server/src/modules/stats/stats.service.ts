@@ -1,5 +1,5 @@
+import type { DailyCount, Stats } from '../../../../contract/stats';
 import type { StatsRepository } from './stats.repository';
-import type { DailyCount, Stats } from './stats.schemas';
 
 export const STATS_DAYS = 30;
 

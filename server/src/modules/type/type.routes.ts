@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { IdParams, createdResponses, ok, responses } from '../../lib/http';
-import { TypeBody, TypeRecord } from './type.schemas';
+import { IdParams } from '../../../../contract/ids';
+import { TypeBody, TypeRecord } from '../../../../contract/type';
+import { createdResponses, ok, responses } from '../../lib/http';
 import type { TypeService } from './type.service';
 
 

@@ -1,11 +1,11 @@
+import { TYPE_MESSAGES } from '../../../../contract/type';
+import type { TypeRecord } from '../../../../contract/type';
 import { conflict, isUniqueViolation, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { Db } from '../../db/client';
 import { writeTransaction } from '../../db/write-lock';
-import type { TypeRecord } from './type.schemas';
 import type { TypeRepository, TypeRow, TypeUsage } from './type.repository';
 
-const DUPLICATE = '该类型已存在';
 
 function toType(row: TypeRow): TypeRecord {
   return { _id: row.id, typeName: row.typeName, createdAt: row.createdAt };
@@ -34,19 +34,19 @@ export function createTypeService(deps: { db: Db; types: TypeRepository; now?: (
 
     async create(typeName: string): Promise<TypeRecord> {
       const created = await writeTransaction(db, ['types'], (tx) => types.insert({ id: newId(), typeName, createdAt: now() }, tx));
-      if (!created) throw conflict(DUPLICATE);
+      if (!created) throw conflict(TYPE_MESSAGES.duplicate);
       return toType(created);
     },
 
     async rename(id: string, typeName: string): Promise<TypeRecord> {
       const existing = await types.findByName(typeName);
-      if (existing && existing.id !== id) throw conflict(DUPLICATE);
+      if (existing && existing.id !== id) throw conflict(TYPE_MESSAGES.duplicate);
       try {
         const row = await writeTransaction(db, ['types'], (tx) => types.rename(id, typeName, tx));
-        if (!row) throw notFound('类型不存在');
+        if (!row) throw notFound(TYPE_MESSAGES.notFound);
         return toType(row);
       } catch (error) {
-        if (isUniqueViolation(error)) throw conflict(DUPLICATE);
+        if (isUniqueViolation(error)) throw conflict(TYPE_MESSAGES.duplicate);
         throw error;
       }
     },
@@ -57,8 +57,8 @@ export function createTypeService(deps: { db: Db; types: TypeRepository; now?: (
       await writeTransaction(db, ['types', 'books', 'interviews', 'issues', 'comments'], async (tx) => {
         const usage = await types.usage(id, tx);
         const inUse = describeUsage(usage);
-        if (inUse) throw conflict(`该分类下还有内容，无法删除（${inUse}）`);
-        if (!(await types.delete(id, tx))) throw notFound('类型不存在');
+        if (inUse) throw conflict(`${TYPE_MESSAGES.inUse}（${inUse}）`);
+        if (!(await types.delete(id, tx))) throw notFound(TYPE_MESSAGES.notFound);
       });
     },
   };

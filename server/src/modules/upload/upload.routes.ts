@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { UPLOAD_MESSAGES, UploadedImage } from '../../../../contract/upload';
 import { AppError, badRequest } from '../../lib/errors';
 import { fail, ok, responses } from '../../lib/http';
-import { MAX_UPLOAD_BYTES, TOO_LARGE, type UploadService } from './upload.service';
+import { MAX_UPLOAD_BYTES, type UploadService } from './upload.service';
 
 const ONE_YEAR_S = 365 * 24 * 60 * 60;
 
@@ -32,7 +33,7 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<{ uploads: UploadService }>
       schema: {
         summary: '上传图片（PNG、JPEG、GIF、WebP，不超过 2MB），返回图片地址',
         consumes: ['multipart/form-data'],
-        response: responses(Type.String({ description: '/static/uploads/<id>.<ext>' })),
+        response: responses(UploadedImage),
       },
     },
     async (request) => {
@@ -44,7 +45,7 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<{ uploads: UploadService }>
           if (part.fieldname !== 'file') throw badRequest('文件字段名应为 file');
           if (image) throw badRequest('一次只能上传一个文件');
           image = await part.toBuffer();
-          if (part.file.truncated) throw new AppError(413, TOO_LARGE);
+          if (part.file.truncated) throw new AppError(413, UPLOAD_MESSAGES.tooLarge);
         }
       } catch (error) {
         throw isBrokenForm(error) ? badRequest('上传内容不完整或格式不正确') : error;

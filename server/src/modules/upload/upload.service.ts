@@ -1,14 +1,12 @@
+import { UPLOAD_MESSAGES } from '../../../../contract/upload';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { imageDimensions } from './dimensions';
 import type { UploadRepository } from './upload.repository';
 
 export const MAX_UPLOAD_BYTES = 2 * 1024 * 1024;
-export const TOO_LARGE = '上传文件失败，请检查文件的大小，控制在 2MB 以内';
-const NOT_AN_IMAGE = '只能上传 PNG、JPEG、GIF 或 WebP 图片';
 export const MAX_IMAGE_SIDE = 10_000;
 export const MAX_IMAGE_PIXELS = 25_000_000;
-export const TOO_MANY_PIXELS = '图片尺寸过大，宽和高不能超过 10000 像素，总像素不能超过 2500 万';
 
 /** The only formats accepted, judged by the file's bytes; the value is the stored extension. */
 const ALLOWED: Record<string, string> = {
@@ -27,16 +25,16 @@ export function createUploadService(deps: { uploads: UploadRepository; now?: () 
   return {
     /** Stores an image and answers the path it is served at. */
     async store(bytes: Buffer): Promise<string> {
-      if (bytes.length > MAX_UPLOAD_BYTES) throw new AppError(413, TOO_LARGE);
+      if (bytes.length > MAX_UPLOAD_BYTES) throw new AppError(413, UPLOAD_MESSAGES.tooLarge);
       // file-type is ESM-only; a dynamic import loads it from this CommonJS build.
       const { fileTypeFromBuffer } = await import('file-type');
       const detected = await fileTypeFromBuffer(bytes);
       const ext = detected ? ALLOWED[detected.mime] : undefined;
-      if (!detected || !ext) throw new AppError(415, NOT_AN_IMAGE);
+      if (!detected || !ext) throw new AppError(415, UPLOAD_MESSAGES.notAnImage);
       const size = imageDimensions(detected.mime, bytes);
-      if (!size) throw new AppError(415, NOT_AN_IMAGE);
+      if (!size) throw new AppError(415, UPLOAD_MESSAGES.notAnImage);
       if (size.width > MAX_IMAGE_SIDE || size.height > MAX_IMAGE_SIDE || size.width * size.height > MAX_IMAGE_PIXELS) {
-        throw new AppError(413, TOO_MANY_PIXELS);
+        throw new AppError(413, UPLOAD_MESSAGES.tooManyPixels);
       }
       const id = newId();
       await deps.uploads.insert({ id, ext, mime: detected.mime, size: bytes.length, data: bytes, createdAt: now() });

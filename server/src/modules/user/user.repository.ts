@@ -1,9 +1,10 @@
 import { eq, sql } from 'drizzle-orm';
+import type { Page } from '../../../../contract/paging';
 import { queryRows, type Db } from '../../db/client';
 import { defineList, exactFilter, textFilter } from '../../db/list';
 import { users } from '../../db/schema';
 import type { Locked } from '../../db/write-lock';
-import type { Page, PageRequest } from '../../lib/paging';
+import type { PageRequest } from '../../lib/paging';
 
 /** A user as it may leave the database: everything but the password hash. */
 export type UserRow = Omit<typeof users.$inferSelect, 'passwordHash'>;

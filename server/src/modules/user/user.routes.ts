@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { IdParams, createdResponses, ok, responses } from '../../lib/http';
-import { Paged } from '../../lib/paging';
-import { CreateUserBody, CreatedUser, UpdateUserBody, User, UserImpact, UserListQuery, UserLoginIdParams } from './user.schemas';
+import { IdParams } from '../../../../contract/ids';
+import { Paged } from '../../../../contract/paging';
+import { CreateUserBody, CreatedUser, UpdateUserBody, User, UserImpact, UserListQuery, UserLoginIdParams } from '../../../../contract/user';
+import { createdResponses, ok, responses } from '../../lib/http';
 import type { UserService } from './user.service';
 
 

@@ -1,19 +1,19 @@
 import { randomInt } from 'node:crypto';
+import type { Page } from '../../../../contract/paging';
+import { USER_MESSAGES } from '../../../../contract/user';
+import type { CreateUserBody, UpdateUserBody, User, UserImpact, UserListQuery } from '../../../../contract/user';
 import type { Db } from '../../db/client';
 import { writeTransaction } from '../../db/write-lock';
 import { DEFAULT_AVATAR, DEFAULT_USER_NICKNAME, DEFAULT_USER_POINTS } from '../../lib/defaults';
 import { conflict, isUniqueViolation, notFound } from '../../lib/errors';
 import { booleanFilter } from '../../lib/filters';
 import { newId } from '../../lib/ids';
-import { mapPage, type Page } from '../../lib/paging';
+import { mapPage } from '../../lib/paging';
 import { checkPassword, hashPassword, randomPassword } from '../../lib/passwords';
 import type { CommentRepository } from '../comment/comment.repository';
 import type { IssueRepository } from '../issue/issue.repository';
 import type { UserChanges, UserRepository, UserRow } from './user.repository';
-import type { CreateUserBody, UpdateUserBody, User, UserImpact, UserListQuery } from './user.schemas';
 
-const MISSING = '用户不存在';
-const TAKEN = '该用户已存在';
 
 function toUser({ id, ...row }: UserRow): User {
   return { _id: id, ...row };
@@ -33,7 +33,7 @@ export function createUserService(deps: {
 
   async function mustFind(id: string): Promise<UserRow> {
     const row = await users.findById(id);
-    if (!row) throw notFound(MISSING);
+    if (!row) throw notFound(USER_MESSAGES.notFound);
     return row;
   }
 
@@ -59,7 +59,7 @@ export function createUserService(deps: {
       const generated = body.loginPwd ? null : randomPassword();
       const password = body.loginPwd || generated!;
       checkPassword(password);
-      if (await users.loginIdOwner(body.loginId)) throw conflict(TAKEN);
+      if (await users.loginIdOwner(body.loginId)) throw conflict(USER_MESSAGES.taken);
       const at = now();
       // Hashed before the transaction: the users write lock is held for the insert alone.
       const passwordHash = await hashPassword(password);
@@ -79,7 +79,7 @@ export function createUserService(deps: {
         lastLoginDate: at,
       };
       const created = await writeTransaction(db, ['users'], (tx) => users.insert(row, tx));
-      if (!created) throw conflict(TAKEN);
+      if (!created) throw conflict(USER_MESSAGES.taken);
       return generated ? { ...toUser(created), initialPassword: generated } : toUser(created);
     },
 
@@ -88,7 +88,7 @@ export function createUserService(deps: {
       if (loginPwd) checkPassword(loginPwd);
       if (fields.loginId) {
         const owner = await users.loginIdOwner(fields.loginId);
-        if (owner && owner !== id) throw conflict(TAKEN);
+        if (owner && owner !== id) throw conflict(USER_MESSAGES.taken);
       }
       const changes: UserChanges = {
         ...fields,
@@ -99,10 +99,10 @@ export function createUserService(deps: {
       if (!Object.keys(changes).length) return toUser(await mustFind(id));
       try {
         const row = await writeTransaction(db, ['users'], (tx) => users.update(id, changes, tx));
-        if (!row) throw notFound(MISSING);
+        if (!row) throw notFound(USER_MESSAGES.notFound);
         return toUser(row);
       } catch (error) {
-        if (isUniqueViolation(error)) throw conflict(TAKEN);
+        if (isUniqueViolation(error)) throw conflict(USER_MESSAGES.taken);
         throw error;
       }
     },
@@ -114,7 +114,7 @@ export function createUserService(deps: {
     async remove(id: string): Promise<void> {
       // The user's issues and comments go too, and the books and issues they commented on are recounted.
       await writeTransaction(db, ['users', 'books', 'issues', 'comments'], async (tx) => {
-        if (!(await users.lockForDelete(id, tx))) throw notFound(MISSING);
+        if (!(await users.lockForDelete(id, tx))) throw notFound(USER_MESSAGES.notFound);
         const commentedOn = await comments.deleteByUser(id, tx);
         await comments.deleteUnderIssuesOf(id, tx);
         await issues.deleteByUser(id, tx);

@@ -2,7 +2,7 @@ import { ProForm, ProFormRadio, ProFormText } from '@ant-design/pro-components';
 import type { Rule } from 'antd/es/form';
 import ImageUpload from '@/components/ImageUpload';
 import { adminIsExist } from '@/services/admin';
-import type { Admin, AdminChanges, NewAdmin, Permission } from '@/types/api';
+import type { Admin, CreateAdminBody, Permission, UpdateAdminBody } from '../../../../contract/admin';
 
 export interface AdminFormValues {
   loginId: string;
@@ -26,8 +26,8 @@ export const PERMISSION_OPTIONS = [
 ];
 
 /** Empty optional fields are left out so that the server applies its defaults. */
-export function toNewAdmin(values: AdminFormValues): NewAdmin {
-  const admin: NewAdmin = { loginId: values.loginId.trim(), permission: values.permission };
+export function toNewAdmin(values: AdminFormValues): CreateAdminBody {
+  const admin: CreateAdminBody = { loginId: values.loginId.trim(), permission: values.permission };
   if (values.loginPwd) admin.loginPwd = values.loginPwd;
   const nickname = values.nickname.trim();
   if (nickname) admin.nickname = nickname;
@@ -37,8 +37,8 @@ export function toNewAdmin(values: AdminFormValues): NewAdmin {
 }
 
 /** Only what changed goes out; an empty password means "keep the current one". */
-export function toAdminChanges(values: AdminFormValues, current: Admin): AdminChanges {
-  const changes: AdminChanges = {};
+export function toAdminChanges(values: AdminFormValues, current: Admin): UpdateAdminBody {
+  const changes: UpdateAdminBody = {};
   const nickname = values.nickname.trim();
   if (nickname !== current.nickname) changes.nickname = nickname;
   const avatar = values.avatar.trim();

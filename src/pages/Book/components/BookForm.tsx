@@ -5,7 +5,7 @@ import ImageUpload from '@/components/ImageUpload';
 import RichEditor from '@/components/RichEditor';
 import { richTextRequired } from '@/components/RichEditor/rules';
 import TypeSelect from '@/components/TypeSelect';
-import type { BookFields } from '@/types/api';
+import type { CreateBookBody } from '../../../../contract/book';
 
 export const LIST_PATH = '/book/bookList';
 
@@ -24,7 +24,7 @@ const linkIsUrl: Rule = {
 };
 
 /** What the form holds before the first answer: the selects start unchosen. */
-type BookDraft = Omit<BookFields, 'requirePoints' | 'typeId'> & {
+type BookDraft = Omit<CreateBookBody, 'requirePoints' | 'typeId'> & {
   requirePoints?: number;
   typeId?: string;
 };
@@ -32,16 +32,16 @@ type BookDraft = Omit<BookFields, 'requirePoints' | 'typeId'> & {
 const EMPTY_BOOK: BookDraft = { bookTitle: '', bookIntro: '', downloadLink: '', bookPic: '' };
 
 interface BookFormProps {
-  initialValues?: BookFields;
+  initialValues?: CreateBookBody;
   submitText: string;
   /** The form page's save (components/FormPage). */
-  onFinish: (fields: BookFields) => Promise<void>;
+  onFinish: (fields: CreateBookBody) => Promise<void>;
 }
 
 /** The book form of the add and edit pages. */
 export default function BookForm({ initialValues, submitText, onFinish }: BookFormProps) {
   return (
-    <PageForm<BookFields>
+    <PageForm<CreateBookBody>
       labelSpan={3}
       fieldSpan={18}
       initialValues={initialValues ?? EMPTY_BOOK}

@@ -1,6 +1,6 @@
 import { Line } from '@ant-design/plots';
 import { Card, Col, Row } from 'antd';
-import type { DailyCount } from '@/services/stats';
+import type { DailyCount } from '../../../../contract/stats';
 
 const SERIES = [
   { field: 'users', title: '近 30 天新增用户', name: '新增用户', color: '#1677ff' },

@@ -3,17 +3,17 @@ import { Space } from 'antd';
 import RichEditor from '@/components/RichEditor';
 import { richTextRequired } from '@/components/RichEditor/rules';
 import TypeSelect from '@/components/TypeSelect';
-import type { InterviewFields } from '@/types/api';
+import type { CreateInterviewBody } from '../../../../contract/interview';
 
 export const LIST_PATH = '/interview/interviewList';
 
-export const EMPTY_INTERVIEW: InterviewFields = { interviewTitle: '', interviewContent: '', typeId: '' };
+export const EMPTY_INTERVIEW: CreateInterviewBody = { interviewTitle: '', interviewContent: '', typeId: '' };
 
 interface InterviewFormProps {
-  initialValues?: InterviewFields;
+  initialValues?: CreateInterviewBody;
   submitText: string;
   /** Resolves once the server has answered; a refusal has been shown by the request layer. */
-  onFinish: (fields: InterviewFields) => Promise<void>;
+  onFinish: (fields: CreateInterviewBody) => Promise<void>;
 }
 
 /** The question form of the add and edit pages. */
@@ -23,7 +23,7 @@ export default function InterviewForm({
   onFinish,
 }: InterviewFormProps) {
   return (
-    <ProForm<InterviewFields>
+    <ProForm<CreateInterviewBody>
       layout="horizontal"
       labelCol={{ span: 3 }}
       wrapperCol={{ span: 18 }}

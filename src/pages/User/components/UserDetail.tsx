@@ -1,6 +1,6 @@
 import { Descriptions, Image, Modal } from 'antd';
 import { DEFAULT_AVATAR } from '@/constants';
-import type { User } from '@/types/api';
+import type { User } from '../../../../contract/user';
 import { formatDate } from '@/utils/format';
 
 const orUnset = (text: string) => text || '未填写';

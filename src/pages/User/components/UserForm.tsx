@@ -1,8 +1,8 @@
 import { ProForm, ProFormText, ProFormTextArea } from '@ant-design/pro-components';
 import type { Rule } from 'antd/es/form';
 import ImageUpload from '@/components/ImageUpload';
-import { type NewUser, type UserChanges, userIsExist } from '@/services/user';
-import type { User } from '@/types/api';
+import { userIsExist } from '@/services/user';
+import type { CreateUserBody, UpdateUserBody, User } from '../../../../contract/user';
 
 export interface UserFormValues {
   loginId: string;
@@ -46,8 +46,8 @@ export function toUserForm(user: User): UserFormValues {
 }
 
 /** Empty optional fields are left out so that the server applies its defaults. */
-export function toNewUser(values: UserFormValues): NewUser {
-  const user: NewUser = { loginId: values.loginId.trim() };
+export function toNewUser(values: UserFormValues): CreateUserBody {
+  const user: CreateUserBody = { loginId: values.loginId.trim() };
   if (values.loginPwd) user.loginPwd = values.loginPwd;
   for (const field of PROFILE_FIELDS) {
     const value = (values[field] ?? '').trim();
@@ -57,8 +57,8 @@ export function toNewUser(values: UserFormValues): NewUser {
 }
 
 /** Only what changed goes out; an empty password means "keep the current one". */
-export function toUserChanges(values: UserFormValues, current: User): UserChanges {
-  const changes: UserChanges = {};
+export function toUserChanges(values: UserFormValues, current: User): UpdateUserBody {
+  const changes: UpdateUserBody = {};
   for (const field of PROFILE_FIELDS) {
     const value = (values[field] ?? '').trim();
     if (value !== current[field]) changes[field] = value;

@@ -1,12 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { BooleanFilter, TextFilter } from '../../lib/filters';
-import { ImagePath, LoginId } from '../../lib/http';
-import { ID_PATTERN } from '../../lib/ids';
-import { PageQuery } from '../../lib/paging';
+import { ImagePath, LoginId } from './fields';
+import { Id } from './ids';
+import { BooleanFilter, PageQuery, TextFilter } from './paging';
 
 export const User = Type.Object(
   {
-    _id: Type.String({ pattern: ID_PATTERN }),
+    _id: Id,
     loginId: Type.String(),
     nickname: Type.String(),
     avatar: Type.String(),
@@ -27,10 +26,11 @@ export const CreatedUser = Type.Composite(
   [User, Type.Object({ initialPassword: Type.Optional(Type.String({ description: '服务器生成的初始密码，只返回这一次' })) })],
   { title: 'CreatedUser' },
 );
+export type CreatedUser = Static<typeof CreatedUser>;
 
 /** The author shown beside an issue or a comment. */
 export const UserSummary = Type.Object(
-  { _id: Type.String({ pattern: ID_PATTERN }), nickname: Type.String(), avatar: Type.String() },
+  { _id: Id, nickname: Type.String(), avatar: Type.String() },
   { title: 'UserSummary' },
 );
 export type UserSummary = Static<typeof UserSummary>;
@@ -89,3 +89,9 @@ export const UpdateUserBody = Type.Object(
 export type UpdateUserBody = Static<typeof UpdateUserBody>;
 
 export const UserLoginIdParams = Type.Object({ loginId: LoginId });
+
+export const USER_MESSAGES = {
+  /** Also for an issue or comment naming a userId that does not exist. */
+  notFound: '用户不存在',
+  taken: '该用户已存在',
+} as const;

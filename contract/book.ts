@@ -1,13 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IdFilter, TextFilter } from '../../lib/filters';
-import { HtmlField } from '../../lib/html';
-import { ImagePath, RefId } from '../../lib/http';
-import { ID_PATTERN } from '../../lib/ids';
-import { PageQuery } from '../../lib/paging';
+import { HtmlField, ImagePath } from './fields';
+import { Id, RefId } from './ids';
+import { IdFilter, PageQuery, TextFilter } from './paging';
 
 export const Book = Type.Object(
   {
-    _id: Type.String({ pattern: ID_PATTERN }),
+    _id: Id,
     bookTitle: Type.String(),
     bookPic: Type.String(),
     downloadLink: Type.String(),
@@ -42,3 +40,8 @@ export type CreateBookBody = Static<typeof CreateBookBody>;
 
 export const UpdateBookBody = Type.Partial(Type.Object({ ...fields, bookPic }), { additionalProperties: false });
 export type UpdateBookBody = Static<typeof UpdateBookBody>;
+
+export const BOOK_MESSAGES = {
+  /** Also for a comment on a book that does not exist. */
+  notFound: '书籍不存在',
+} as const;

@@ -1,13 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IdFilter, TextFilter } from '../../lib/filters';
-import { HtmlField } from '../../lib/html';
-import { RefId } from '../../lib/http';
-import { ID_PATTERN } from '../../lib/ids';
-import { PageQuery } from '../../lib/paging';
+import { HtmlField } from './fields';
+import { Id, RefId } from './ids';
+import { IdFilter, PageQuery, TextFilter } from './paging';
 
 export const Interview = Type.Object(
   {
-    _id: Type.String({ pattern: ID_PATTERN }),
+    _id: Id,
     interviewTitle: Type.String(),
     interviewContent: Type.String({ description: '已净化的 HTML' }),
     onShelfDate: Type.Integer({ description: 'epoch 毫秒' }),
@@ -34,3 +32,7 @@ export type CreateInterviewBody = Static<typeof CreateInterviewBody>;
 
 export const UpdateInterviewBody = Type.Partial(Type.Object(fields), { additionalProperties: false });
 export type UpdateInterviewBody = Static<typeof UpdateInterviewBody>;
+
+export const INTERVIEW_MESSAGES = {
+  notFound: '面试题不存在',
+} as const;

@@ -1,14 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { BooleanFilter, IdFilter, TextFilter } from '../../lib/filters';
-import { HtmlField } from '../../lib/html';
-import { RefId } from '../../lib/http';
-import { ID_PATTERN } from '../../lib/ids';
-import { PageQuery } from '../../lib/paging';
-import { UserSummary } from '../user/user.schemas';
+import { HtmlField } from './fields';
+import { Id, RefId } from './ids';
+import { BooleanFilter, IdFilter, PageQuery, TextFilter } from './paging';
+import { UserSummary } from './user';
 
 export const Issue = Type.Object(
   {
-    _id: Type.String({ pattern: ID_PATTERN }),
+    _id: Id,
     issueTitle: Type.String(),
     issueContent: Type.String({ description: '已净化的 HTML' }),
     scanNumber: Type.Integer(),
@@ -53,3 +51,8 @@ export const UpdateIssueBody = Type.Object(
   { additionalProperties: false },
 );
 export type UpdateIssueBody = Static<typeof UpdateIssueBody>;
+
+export const ISSUE_MESSAGES = {
+  /** Also for a comment on an issue that does not exist. */
+  notFound: '问答不存在',
+} as const;

@@ -1,14 +1,15 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ImagePath, LoginId } from '../../lib/http';
-import { ID_PATTERN } from '../../lib/ids';
+import { ImagePath, LoginId } from './fields';
+import { Id } from './ids';
 
 export const Permission = Type.Union([Type.Literal(1), Type.Literal(2)], {
   description: '1 超级管理员，2 普通管理员',
 });
+export type Permission = Static<typeof Permission>;
 
 export const Admin = Type.Object(
   {
-    _id: Type.String({ pattern: ID_PATTERN }),
+    _id: Id,
     loginId: Type.String(),
     nickname: Type.String(),
     avatar: Type.String(),
@@ -24,6 +25,7 @@ export const CreatedAdmin = Type.Composite(
   [Admin, Type.Object({ initialPassword: Type.Optional(Type.String({ description: '服务器生成的初始密码，只返回这一次' })) })],
   { title: 'CreatedAdmin' },
 );
+export type CreatedAdmin = Static<typeof CreatedAdmin>;
 
 export const WhoAmI = Type.Pick(Admin, ['_id', 'loginId', 'nickname', 'avatar', 'permission'], { title: 'WhoAmI' });
 export type WhoAmI = Static<typeof WhoAmI>;
@@ -53,3 +55,13 @@ export const UpdateAdminBody = Type.Object(
 export type UpdateAdminBody = Static<typeof UpdateAdminBody>;
 
 export const LoginIdParams = Type.Object({ loginId: LoginId });
+
+const CANNOT = '无法进行此操作';
+
+export const ADMIN_MESSAGES = {
+  notFound: '管理员不存在',
+  taken: '该管理员已经注册过了',
+  /** Disabling, demoting or deleting oneself. */
+  cannot: CANNOT,
+  lastSuper: `${CANNOT}：至少要保留一个启用的超级管理员`,
+} as const;

@@ -1,23 +1,22 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IdFilter, TextFilter } from '../../lib/filters';
-import { HtmlField } from '../../lib/html';
-import { RefId } from '../../lib/http';
-import { ID_PATTERN } from '../../lib/ids';
-import { PageQuery } from '../../lib/paging';
-import { UserSummary } from '../user/user.schemas';
+import { HtmlField } from './fields';
+import { Id, RefId } from './ids';
+import { IdFilter, PageQuery, TextFilter } from './paging';
+import { UserSummary } from './user';
 
-export const CommentTypeSchema = Type.Union([Type.Literal(1), Type.Literal(2)], { description: '1 问答评论，2 书籍评论' });
+export const CommentType = Type.Union([Type.Literal(1), Type.Literal(2)], { description: '1 问答评论，2 书籍评论' });
+export type CommentType = Static<typeof CommentType>;
 
 export const Comment = Type.Object(
   {
-    _id: Type.String({ pattern: ID_PATTERN }),
+    _id: Id,
     userId: RefId,
     issueId: Type.Union([RefId, Type.Null()]),
     bookId: Type.Union([RefId, Type.Null()]),
     typeId: RefId,
     commentContent: Type.String({ description: '已净化的 HTML' }),
     commentDate: Type.Integer({ description: 'epoch 毫秒' }),
-    commentType: CommentTypeSchema,
+    commentType: CommentType,
   },
   { title: 'Comment' },
 );
@@ -34,7 +33,8 @@ export const CommentRow = Type.Composite([Comment, Type.Object({ user: UserSumma
 });
 export type CommentRow = Static<typeof CommentRow>;
 
-export const CommentTypeParams = Type.Object({ commentType: CommentTypeSchema });
+export const CommentTypeParams = Type.Object({ commentType: CommentType });
+export type CommentTypeParams = Static<typeof CommentTypeParams>;
 
 export const CommentListQuery = Type.Object(
   { ...PageQuery, commentContent: TextFilter('评论内容'), typeId: IdFilter('分类 id') },
@@ -48,7 +48,7 @@ export type ParentCommentsQuery = Static<typeof ParentCommentsQuery>;
 export const CreateCommentBody = Type.Object(
   {
     userId: RefId,
-    commentType: CommentTypeSchema,
+    commentType: CommentType,
     issueId: Type.Optional(RefId),
     bookId: Type.Optional(RefId),
     commentContent: HtmlField(50_000),
@@ -56,3 +56,7 @@ export const CreateCommentBody = Type.Object(
   { additionalProperties: false, description: 'commentType 为 1 时需要 issueId，为 2 时需要 bookId；分类取自评论对象' },
 );
 export type CreateCommentBody = Static<typeof CreateCommentBody>;
+
+export const COMMENT_MESSAGES = {
+  notFound: '评论不存在',
+} as const;
