@@ -87,6 +87,14 @@ async function submit(name: RegExp) {
 }
 
 describe('add interview', () => {
+  it('shows the type select\'s placeholder 请选择题目所属分类 while no type is chosen', async () => {
+    await open('/interview/addInterview');
+
+    const placeholder = fieldOf('题目分类').querySelector('.ant-select-selection-placeholder');
+    expect(placeholder).toHaveTextContent('请选择题目所属分类');
+    expect(fieldOf('题目分类').querySelector('.ant-select-selection-item')).toBeNull();
+  });
+
   it('asks for the title, the type and the answer before sending anything', async () => {
     await open('/interview/addInterview');
 
