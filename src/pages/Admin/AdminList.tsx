@@ -3,7 +3,7 @@ import { PageContainer, ProTable } from '@ant-design/pro-components';
 import { useModel } from '@umijs/max';
 import { Image, Switch, Tag } from 'antd';
 import { useEffect } from 'react';
-import { indexColumn, tableOptions } from '@/components/listColumns';
+import { actionsWidth, indexColumn, tableOptions } from '@/components/listColumns';
 import { AddButton, DeleteAction } from '@/components/ListActions';
 import { DEFAULT_AVATAR } from '@/constants';
 import { useAdminStore } from '@/hooks/useAdminStore';
@@ -74,6 +74,7 @@ function adminColumns(ctx: ColumnContext): ProColumns<Admin>[] {
       title: '操作',
       valueType: 'option',
       key: 'option',
+      width: actionsWidth(2),
       render: (_, admin) => {
         const self = admin._id === ctx.selfId;
         return [
@@ -126,7 +127,8 @@ export default function AdminList() {
   });
 
   return (
-    <PageContainer>
+    // The table's header names the list; a page heading would say it a second time.
+    <PageContainer title={false}>
       <ProTable<Admin>
         headerTitle="管理员列表"
         rowKey="_id"
