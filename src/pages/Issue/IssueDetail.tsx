@@ -119,7 +119,7 @@ function IssueSummary({ issue, onChange }: { issue: Issue; onChange: (change: (i
 
   return (
     <Card>
-      <Typography.Title level={1} style={{ margin: '0 0 16px', fontSize: 22 }}>
+      <Typography.Title level={2} style={{ margin: '0 0 16px', fontSize: 22 }}>
         {issue.issueTitle}
       </Typography.Title>
       {/*
