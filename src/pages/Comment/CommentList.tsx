@@ -46,7 +46,6 @@ function commentColumns(ctx: ColumnContext): ProColumns<Comment>[] {
     {
       title: TARGET_TITLE[ctx.commentType],
       key: 'target',
-      width: '28%',
       ...oneLine<Comment>(),
       search: false,
       render: (_, comment) => targetLink(comment),
