@@ -17,12 +17,12 @@ export const serverPagination = {
  * in an ellipsis.
  */
 export const COLUMN_WIDTH = {
-  serial: 72,
-  person: 120,
-  count: 90,
+  serial: 64,
+  person: 104,
+  count: 80,
   type: 120,
   date: 180,
-  toggle: 100,
+  toggle: 96,
 } as const;
 
 const ONE_LINE_STYLE = { whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' } as const;
