@@ -101,7 +101,8 @@ describe('add interview', () => {
     await submit(/确认新增/);
 
     expect(await within(fieldOf('题目标题')).findByText('请输入题目标题')).toBeInTheDocument();
-    expect(within(fieldOf('题目分类')).getByText('请选择题目所属分类')).toBeInTheDocument();
+    // The error, not the select's placeholder of the same words.
+    expect(within(fieldOf('题目分类')).getByText('请选择题目所属分类', { selector: '.ant-form-item-explain-error' })).toBeInTheDocument();
     expect(within(fieldOf('题目内容')).getByText('请输入题目解答')).toBeInTheDocument();
     expect(sent.some((r) => r.method === 'POST')).toBe(false);
   });
@@ -116,7 +117,7 @@ describe('add interview', () => {
 
     expect(await within(fieldOf('题目标题')).findByText('请输入题目标题')).toBeInTheDocument();
     expect(within(fieldOf('题目内容')).getByText('请输入题目解答')).toBeInTheDocument();
-    expect(within(fieldOf('题目分类')).queryByText('请选择题目所属分类')).toBeNull();
+    expect(within(fieldOf('题目分类')).queryByText('请选择题目所属分类', { selector: '.ant-form-item-explain-error' })).toBeNull();
     expect(sent.some((r) => r.method === 'POST')).toBe(false);
   });
 
