@@ -164,6 +164,8 @@ const routes: AppRoute[] = [
     component: './Type/TypeList',
     access: 'canNormalAdmin',
   },
+  // Last: any other address shows a 404 page in the layout rather than an empty one.
+  { path: '/*', component: './NotFound' },
 ];
 
 export default routes;

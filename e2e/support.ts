@@ -24,14 +24,17 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** The built app and server on an empty data folder, on a free loopback port; it dies with the tests. */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+/**
+ * The built app and server on an empty data folder (or, with `--demo` among `args`, the demo
+ * content), on a free loopback port; it dies with the tests.
+ */
+export async function startServer(env: Record<string, string> = {}, args: string[] = []): Promise<RunningServer> {
   const webRoot = path.join(ROOT, 'dist');
   if (!fs.existsSync(path.join(webRoot, 'index.html'))) {
     throw new Error('the app is not built: run `npm run test:e2e`, which builds it first');
   }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cs-e2e-'));
-  const server = await ServerProcess.start({ dataDir, webRoot, env });
+  const server = await ServerProcess.start({ dataDir, webRoot, env, args });
   return {
     url: server.url,
     output: () => server.output(),

@@ -108,7 +108,17 @@ export const dva = {
  * every part of the app uses (see utils/feedback). The theme's blue (links follow colorInfo) has
  * a contrast of 6.8:1 with white text (4.7:1 in its hover shade); antd's #1677ff has 4.1:1.
  */
-const theme = { token: { colorPrimary: '#0052cc', colorInfo: '#0052cc' } };
+const theme = {
+  token: {
+    colorPrimary: '#0052cc',
+    colorInfo: '#0052cc',
+    // antd's secondary text (statistic titles, breadcrumbs, descriptions, character counts, empty
+    // tables) is rgba(0, 0, 0, 0.45): 3.4:1 on white and 3.1:1 on the layout's grey, under WCAG
+    // AA's 4.5:1. At 0.65 it reads at 7:1 and 6.4:1.
+    colorTextDescription: 'rgba(0, 0, 0, 0.65)',
+    colorTextTertiary: 'rgba(0, 0, 0, 0.65)',
+  },
+};
 
 export function rootContainer(container: ReactNode) {
   return (

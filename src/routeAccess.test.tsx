@@ -1,5 +1,5 @@
 import { history } from '@umijs/max';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import routes, { type AppRoute } from '../config/routes';
 import { adminWith as admin, SAMPLE_ID, signedInApp } from '@/testing/signedInApp';
 
@@ -11,7 +11,8 @@ const { open: openApp, visit } = signedInApp();
 function screenRoutes(list: AppRoute[], inherited?: AppRoute['access']): { path: string; access?: AppRoute['access'] }[] {
   return list.flatMap((route) => {
     const access = route.access ?? inherited;
-    const own = route.component && route.layout !== false ? [{ path: route.path, access }] : [];
+    // The catch-all ('/*') is no screen of its own: it answers the addresses the others do not.
+    const own = route.component && route.layout !== false && !route.path.includes('*') ? [{ path: route.path, access }] : [];
     return [...own, ...screenRoutes(route.routes ?? [], access)];
   });
 }
@@ -38,6 +39,8 @@ describe('route access from config/routes.ts and access.ts', () => {
     for (const { path } of superOnly) {
       await visit(path);
       expect(await screen.findByText(REFUSED)).toBeInTheDocument();
+      // The refusal names the permission the route needs.
+      expect(screen.getByText('该页面需要「超级管理员」权限')).toBeInTheDocument();
     }
     for (const { path } of others) {
       await visit(path);
@@ -59,5 +62,20 @@ describe('route access from config/routes.ts and access.ts', () => {
       await visit(path);
       expect(screen.queryByText(REFUSED)).toBeNull();
     }
+  });
+
+  it('shows a 404 page with a way home for an address no route knows', async () => {
+    // Opened there directly: /home's charts need a canvas, which jsdom lacks.
+    await openApp(admin(2), '/no/such/page');
+
+    expect(await screen.findByText('抱歉，你访问的页面不存在', {}, { timeout: 10_000 })).toBeInTheDocument();
+    expect(screen.getByText('404')).toBeInTheDocument();
+    expect(screen.queryByText(REFUSED)).toBeNull();
+    // Still inside the shell: the menu is there.
+    expect(sideMenu().getByText('首页')).toBeInTheDocument();
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: '返回首页' }));
+    });
+    await waitFor(() => expect(history.location.pathname).toBe('/home'));
   });
 });

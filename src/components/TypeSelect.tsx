@@ -25,7 +25,8 @@ export default function TypeSelect({ id, value, onChange, placeholder = '请选�
   return (
     <Select
       id={id}
-      value={value}
+      // '' is a form's "no type chosen": the select shows its placeholder rather than an empty choice.
+      value={value || undefined}
       // Clearing answers undefined; a form field holds '' for "no type chosen".
       onChange={(next?: string) => onChange?.(next ?? '')}
       placeholder={placeholder}

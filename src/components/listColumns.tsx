@@ -11,6 +11,35 @@ export const serverPagination = {
   showQuickJumper: true,
 };
 
+/**
+ * Widths of the lists' fixed columns, wide enough that neither a header nor a cell wraps (a cell of
+ * links breaking one character per line, 详/情); the titles and texts share what is left and end
+ * in an ellipsis.
+ */
+export const COLUMN_WIDTH = {
+  serial: 64,
+  person: 104,
+  count: 80,
+  type: 120,
+  date: 180,
+  toggle: 96,
+} as const;
+
+const ONE_LINE_STYLE = { whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' } as const;
+
+/**
+ * Keeps a column's cells to one line, cut with an ellipsis, the whole text in the cell's tooltip
+ * when `fullText` gives it. Needs the table laid out fixed (`tableLayout="fixed"`), where columns
+ * without a width share what the fixed ones leave. (ProTable's own `ellipsis` would wrap every
+ * cell in a Typography with its tooltip machinery.)
+ */
+export function oneLine<T>(fullText?: (row: T) => string | undefined): Pick<ProColumns<T>, 'onCell'> {
+  return { onCell: (row: T) => ({ style: ONE_LINE_STYLE, title: fullText?.(row) }) };
+}
+
+/** The 操作 column's width for `links` two-character links side by side. */
+export const actionsWidth = (links: number) => 40 + links * 28 + (links - 1) * 16;
+
 /** The toolbar of every list: reload only; density and column settings add nothing here. */
 export const tableOptions = { density: false, setting: false };
 
@@ -22,7 +51,7 @@ export function indexColumn<T>(serial?: (index: number) => number): ProColumns<T
   return {
     title: '序号',
     key: 'serial',
-    width: 72,
+    width: COLUMN_WIDTH.serial,
     align: 'center',
     search: false,
     render: (_, __, index, action) => {
@@ -41,6 +70,8 @@ export function typeColumn<T extends { typeId: string }>(
   return {
     title,
     dataIndex: 'typeId',
+    width: COLUMN_WIDTH.type,
+    ...oneLine<T>(),
     valueType: 'select',
     valueEnum,
     render: (_, row) => <Tag color="purple">{nameOf(row.typeId)}</Tag>,
@@ -55,6 +86,7 @@ export function dateColumn<T>(title: string, dataIndex: keyof T & string): ProCo
   return {
     title,
     dataIndex,
+    width: COLUMN_WIDTH.date,
     search: false,
     render: (_, row) => formatDate(row[dataIndex] as number | null | undefined),
   };

@@ -28,12 +28,16 @@ export function signedInApp() {
   });
 
   return {
-    /** Renders the app on /home as `as` and waits for its greeting. */
-    async open(as: WhoAmI) {
+    /**
+     * Renders the app as `as`, on /home (waiting for its greeting) or on `pathname` (waiting for
+     * the header's nickname).
+     */
+    async open(as: WhoAmI, pathname = '/home') {
       signedIn = as;
       localStorage.setItem('adminToken', 'live-token');
-      render(<TestBrowser location={{ pathname: '/home' }} />);
-      await screen.findByText(`欢迎回来，${as.nickname}`, {}, { timeout: 10_000 });
+      render(<TestBrowser location={{ pathname }} />);
+      if (pathname === '/home') await screen.findByText(`欢迎回来，${as.nickname}`, {}, { timeout: 10_000 });
+      else await screen.findAllByText(as.nickname, {}, { timeout: 10_000 });
     },
     async visit(path: string) {
       await act(async () => {

@@ -1,7 +1,25 @@
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../db/client';
 import { createTestContext, type TestContext } from '../../test/harness';
+import * as pool from './content';
 import { isEmpty, resetContent, seed } from './seed';
+
+/** Words that say what a text is about, per type: written here, apart from the templates they check. */
+const TOPIC_WORDS: Record<pool.TypeName, string[]> = {
+  HTML: ['HTML', '&lt;img', 'alt'],
+  CSS: ['CSS', 'flex'],
+  JavaScript: ['JavaScript', 'Promise', '闭包', 'debounce', 'language-js'],
+  TypeScript: ['TypeScript', 'language-ts'],
+  React: ['React', 'useEffect'],
+  Vue: ['Vue'],
+  前端工程化: ['前端工程', 'webpack', '构建'],
+  'Node.js': ['Node.js'],
+  Go: ['Go ', 'Go 语言', 'goroutine', 'language-go'],
+  Java: ['Java'],
+  Python: ['Python'],
+  数据库: ['数据库', 'PostgreSQL', 'SQL', '索引'],
+  算法: ['算法', '排序', '复杂度'],
+};
 
 let t: TestContext;
 beforeAll(async () => {
@@ -51,6 +69,64 @@ describe('seed', () => {
       with_code: expect.any(Number),
     });
     expect(check.with_code).toBeGreaterThan(0);
+  });
+
+  it('makes every book, question and issue from one template: its type matches the topic of its title and text, its comments fit it', async () => {
+    const rows = <T,>(query: ReturnType<typeof sql>) => queryRows<T>(t.database.db, query);
+    const books = await rows<{ title: string; text: string; type: string }>(
+      sql`select book_title as title, book_intro as text, type_name as type from books join types on types.id = books.type_id`,
+    );
+    const interviews = await rows<{ title: string; text: string; type: string }>(
+      sql`select interview_title as title, interview_content as text, type_name as type from interviews join types on types.id = interviews.type_id`,
+    );
+    const issues = await rows<{ id: string; title: string; text: string; type: string }>(
+      sql`select issues.id, issue_title as title, issue_content as text, type_name as type from issues join types on types.id = issues.type_id`,
+    );
+    const comments = await rows<{ issueId: string | null; bookId: string | null; text: string }>(
+      sql`select issue_id as "issueId", book_id as "bookId", comment_content as text from comments`,
+    );
+    expect(books.length * interviews.length * issues.length * comments.length).toBeGreaterThan(0);
+
+    // A seeded row is its template's, its title at most numbered (a later edition, a variant).
+    const templateOf = <T extends { title: string }>(templates: T[], title: string, suffix: RegExp) =>
+      templates.find((tpl) => tpl.title === title) ?? templates.find((tpl) => tpl.title === title.replace(suffix, ''));
+    for (const book of books) {
+      const template = templateOf(pool.BOOKS, book.title, /（第\d+版）$/);
+      expect({ title: book.title, type: book.type, text: book.text }).toEqual({ title: book.title, type: template?.type, text: template?.intro });
+    }
+    for (const interview of interviews) {
+      const template = templateOf(pool.INTERVIEWS, interview.title, /（\d+）$/);
+      expect({ title: interview.title, type: interview.type, text: interview.text }).toEqual({
+        title: interview.title,
+        type: template?.type,
+        text: template?.content,
+      });
+    }
+    const issueTemplate = new Map<string, (typeof pool.ISSUES)[number]>();
+    for (const issue of issues) {
+      const template = pool.ISSUES.find((tpl) => tpl.title === issue.title);
+      expect({ title: issue.title, type: issue.type, text: issue.text }).toEqual({ title: issue.title, type: template?.type, text: template?.content });
+      issueTemplate.set(issue.id, template!);
+    }
+
+    // Each of those templates is about its type: its title or text names the subject.
+    const used = [...pool.BOOKS.map((b) => ({ ...b, text: b.intro })), ...pool.INTERVIEWS.map((q) => ({ ...q, text: q.content })), ...pool.ISSUES.map((i) => ({ ...i, text: i.content }))];
+    for (const { type, title, text } of used) {
+      expect({ title, about: TOPIC_WORDS[type].some((word) => `${title}${text}`.includes(word)) }).toEqual({ title, about: true });
+    }
+
+    // An issue's comments answer that issue (or suit any question); a book's talk about a book.
+    for (const comment of comments) {
+      if (comment.issueId) {
+        const template = issueTemplate.get(comment.issueId)!;
+        expect([...template.answers, ...pool.ISSUE_REPLIES]).toContain(comment.text);
+      } else {
+        expect(pool.BOOK_COMMENTS).toContain(comment.text);
+      }
+    }
+    // Not only the replies that suit any question: the issues' own answers are used.
+    const ownAnswers = comments.filter((c) => c.issueId && issueTemplate.get(c.issueId)!.answers.includes(c.text));
+    expect(ownAnswers.length).toBeGreaterThan(comments.filter((c) => c.issueId).length / 3);
   });
 
   it('adds to existing content on a second run without colliding ids or loginIds', async () => {

@@ -35,6 +35,14 @@ const list = (values: string[]) => sql`${pgTextArray(values)}::text[]`;
 /** `values[hash(g, salt)]`: a deterministic pick per row, different per column by salt. */
 const pick = (values: string[], salt: number) =>
   sql`(${list(values)})[1 + abs(hashint4(g + ${salt})) % ${values.length}]`;
+/** One int[] parameter. */
+const intList = (values: number[]) => sql`${`{${values.join(',')}}`}::int[]`;
+/**
+ * The template of row `g` among `n`: each in turn for the first `n` rows (so a small set shows
+ * them all), then a hash of the row number. Every column of the row reads the same template.
+ */
+const templateOf = (n: number, salt: number) =>
+  sql`(case when g <= ${n} then g else 1 + abs(hashint4(g + ${salt})) % ${n} end)`;
 /** A number in [0, n) derived from the row number. */
 const hashMod = (n: number, salt: number) => sql`(abs(hashint4(g * 31 + ${salt})) % ${n})`;
 
@@ -65,8 +73,11 @@ export async function seed(db: Db, sizes: SeedSizes, progress: Progress = () => 
       tx.execute(sql`insert into types (id, type_name, created_at) values (${newId()}, ${typeName}, ${now}) on conflict do nothing`),
     );
   }
-  const typeIds = (await queryRows<{ id: string }>(db, sql`select id from types order by created_at, id`)).map((r) => r.id);
-  progress('types', typeIds.length, typeIds.length);
+  const types = await queryRows<{ id: string; name: string }>(db, sql`select id, type_name as name from types order by created_at, id`);
+  const typeIdOf = new Map(types.map((t) => [t.name, t.id]));
+  /** The type ids of `templates`, in their order: what a row of template k is filed under. */
+  const typeIdsOf = (templates: { type: pool.TypeName }[]) => list(templates.map((t) => typeIdOf.get(t.type)!));
+  progress('types', types.length, types.length);
 
   const passwordHash = await hashPassword(SEEDED_USER_PASSWORD);
 
@@ -103,59 +114,59 @@ export async function seed(db: Db, sizes: SeedSizes, progress: Progress = () => 
   const bookSpan = 1000 * DAY_MS;
   const bookDate = sql`(${now - bookSpan}::bigint + (g::bigint * ${bookSpan}) / ${Math.max(sizes.books, 1)})`;
   const bookTitles = pool.BOOKS.map((b) => b.title);
-  const bookIntros = pool.BOOKS.map((b) => b.intro);
   await inBatches(sizes.books, 'books', progress, (from, to) => sql`
     insert into books (id, book_title, book_pic, download_link, book_intro, scan_number, comment_number, on_shelf_date, require_points, type_id)
     select ${seededId(bookDate, run)},
-           case when g <= ${bookTitles.length} then (${list(bookTitles)})[g]
-                else ${pick(bookTitles, 21)} || '（第' || (1 + g / ${bookTitles.length}) || '版）' end,
+           case when g <= ${bookTitles.length} then (${list(bookTitles)})[k]
+                else (${list(bookTitles)})[k] || '（第' || (1 + g / ${bookTitles.length}) || '版）' end,
            ${DEFAULT_BOOK_COVER},
            'https://pan.baidu.com/s/1' || substr(md5(${run} || g), 1, 22),
-           case when g <= ${bookIntros.length} then (${list(bookIntros)})[g] else ${pick(bookIntros, 22)} end,
+           (${list(pool.BOOKS.map((b) => b.intro))})[k],
            ${hashMod(5000, 23)},
            0,
            ${bookDate},
            ((${hashMod(4, 24)}) + 1) * 10,
-           ${pick(typeIds, 25)}
-    from generate_series(${from}::int, ${to}::int) g`, db);
+           (${typeIdsOf(pool.BOOKS)})[k]
+    from (select g, ${templateOf(bookTitles.length, 21)} as k from generate_series(${from}::int, ${to}::int) g) picked`, db);
 
   const interviewDate = sql`(${now - 600 * DAY_MS}::bigint + (g::bigint * ${600 * DAY_MS}) / ${Math.max(sizes.interviews, 1)})`;
   const interviewTitles = pool.INTERVIEWS.map((q) => q.title);
-  const interviewContents = pool.INTERVIEWS.map((q) => q.content);
   await inBatches(sizes.interviews, 'interviews', progress, (from, to) => sql`
     insert into interviews (id, interview_title, interview_content, on_shelf_date, type_id)
     select ${seededId(interviewDate, run)},
-           case when g <= ${interviewTitles.length} then (${list(interviewTitles)})[g]
-                else ${pick(interviewTitles, 31)} || '（' || g || '）' end,
-           case when g <= ${interviewContents.length} then (${list(interviewContents)})[g] else ${pick(interviewContents, 32)} end,
+           case when g <= ${interviewTitles.length} then (${list(interviewTitles)})[k]
+                else (${list(interviewTitles)})[k] || '（' || g || '）' end,
+           (${list(pool.INTERVIEWS.map((q) => q.content))})[k],
            ${interviewDate},
-           ${pick(typeIds, 33)}
-    from generate_series(${from}::int, ${to}::int) g`, db);
+           (${typeIdsOf(pool.INTERVIEWS)})[k]
+    from (select g, ${templateOf(interviewTitles.length, 31)} as k from generate_series(${from}::int, ${to}::int) g) picked`, db);
 
   const issueSpan = 365 * DAY_MS;
   const issueDate = sql`(${now - issueSpan}::bigint + (g::bigint * ${issueSpan}) / ${Math.max(sizes.issues, 1)})`;
   const issueTitles = pool.ISSUES.map((i) => i.title);
-  const issueContents = pool.ISSUES.map((i) => i.content);
   if (userCount > 0) {
     await inBatches(sizes.issues, 'issues', progress, (from, to) => sql`
       insert into issues (id, issue_title, issue_content, scan_number, comment_number, issue_status, issue_date, user_id, type_id)
       select ${seededId(issueDate, run)},
-             case when g <= ${issueTitles.length} then (${list(issueTitles)})[g] else ${pick(issueTitles, 41)} end,
-             case when g <= ${issueContents.length} then (${list(issueContents)})[g] else ${pick(issueContents, 42)} end,
+             (${list(issueTitles)})[k],
+             (${list(pool.ISSUES.map((i) => i.content))})[k],
              ${hashMod(3000, 43)},
              0,
              ${hashMod(10, 44)} < 7,
              ${issueDate},
              u.id,
-             ${pick(typeIds, 45)}
-      from generate_series(${from}::int, ${to}::int) g
+             (${typeIdsOf(pool.ISSUES)})[k]
+      from (select g, ${templateOf(issueTitles.length, 41)} as k from generate_series(${from}::int, ${to}::int) g) rows
       -- Only users registered before the question: they come first in id order (users span
       -- 730 days, questions the last 365).
       cross join lateral (select id from seed_pick_users where n = 1 + ${hashMod(userCount, 46)} % greatest(1, (${userCount}::bigint * (${sizes.issues}::bigint + g)) / (2 * ${Math.max(sizes.issues, 1)}::bigint))::int) u`, db);
   }
 
   await db.execute(sql`drop table if exists seed_pick_issues`);
-  await db.execute(sql`create temp table seed_pick_issues as select (row_number() over (order by id))::int as n, id, type_id from issues`);
+  // `k`: the template an issue was made from (null for one an administrator or user wrote), whose
+  // answers its comments are drawn from.
+  await db.execute(sql`create temp table seed_pick_issues as
+    select (row_number() over (order by id))::int as n, id, type_id, array_position(${list(issueTitles)}, issue_title) as k from issues`);
   await db.execute(sql`create index on seed_pick_issues (n)`);
   await db.execute(sql`analyze seed_pick_issues`);
   await db.execute(sql`drop table if exists seed_pick_books`);
@@ -170,6 +181,11 @@ export async function seed(db: Db, sizes: SeedSizes, progress: Progress = () => 
   // Comments: seven in ten on issues, the rest on books, spread over the last year in row order
   // (so ids grow with the date and inserts append to the indexes). Each picks a user and a target
   // from those created before it, which also gives older questions more answers, as in life.
+  // An issue of template k takes its comments from its own answers and the replies that suit any
+  // question: one flat array, template k's share starting at replyStart[k], replyCount[k] long.
+  const replySets = pool.ISSUES.map((i) => [...i.answers, ...pool.ISSUE_REPLIES]);
+  const replyStart = replySets.map((_, k) => 1 + replySets.slice(0, k).reduce((sum, set) => sum + set.length, 0));
+  const replies = list(replySets.flat());
   if (userCount > 0 && (issueCount > 0 || bookCount > 0)) {
     const onIssue = issueCount > 0 && bookCount > 0 ? sql`${hashMod(10, 51)} < 7` : issueCount > 0 ? sql`true` : sql`false`;
     const total = Math.max(sizes.comments, 1);
@@ -184,12 +200,14 @@ export async function seed(db: Db, sizes: SeedSizes, progress: Progress = () => 
              i.id,
              case when i.id is null then b.id end,
              coalesce(i.type_id, b.type_id),
-             ${pick(pool.COMMENTS, 53)},
+             case when i.id is null then ${pick(pool.BOOK_COMMENTS, 53)}
+                  when i.k is null then ${pick(pool.ISSUE_REPLIES, 57)}
+                  else (${replies})[(${intList(replyStart)})[i.k] + ${hashMod(1_000_003, 58)} % (${intList(replySets.map((r) => r.length))})[i.k]] end,
              ${commentDate},
              case when i.id is null then 2 else 1 end
       from generate_series(${from}::int, ${to}::int) g
       cross join lateral (select id from seed_pick_users where n = 1 + ${hashMod(userCount, 54)} % ${before(userCount, 730)}) u
-      left join lateral (select id, type_id from seed_pick_issues
+      left join lateral (select id, type_id, k from seed_pick_issues
                          where ${onIssue} and n = 1 + ${hashMod(Math.max(issueCount, 1), 55)} % ${before(Math.max(issueCount, 1), 365)}) i on true
       left join lateral (select id, type_id from seed_pick_books
                          where not (${onIssue}) and n = 1 + ${hashMod(Math.max(bookCount, 1), 56)} % ${before(Math.max(bookCount, 1), 1000)}) b on true`, db);

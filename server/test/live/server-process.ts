@@ -78,6 +78,8 @@ export interface ServerOptions {
   /** Write the process's output to this file instead of keeping it in memory (long, chatty runs). */
   logFile?: string;
   env?: Record<string, string>;
+  /** Command-line arguments of the server, e.g. `--demo` (fill an empty database with demo content). */
+  args?: string[];
 }
 
 export interface Exit {
@@ -117,7 +119,7 @@ export class ServerProcess {
     if (!fs.existsSync(BUNDLE)) throw new Error('the server is not built: run `npm run build:server` first');
     const port = options.port ?? (await freePort());
     const log = options.logFile ? fs.openSync(options.logFile, 'a') : null;
-    const child = spawn(process.execPath, [BUNDLE], {
+    const child = spawn(process.execPath, [BUNDLE, ...(options.args ?? [])], {
       cwd: ROOT,
       env: {
         PATH: process.env.PATH,

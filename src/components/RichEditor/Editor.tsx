@@ -27,6 +27,8 @@ const htmlOf = (editor: TiptapEditor) => (editor.isEmpty ? '' : editor.getHTML()
 
 interface ToolProps {
   title: string;
+  /** The accessible name when the button shows text of its own, which the name must contain. */
+  label?: string;
   icon: ReactNode;
   active?: boolean;
   disabled?: boolean;
@@ -34,14 +36,14 @@ interface ToolProps {
   onClick?: () => void;
 }
 
-function Tool({ title, icon, active, disabled, loading, onClick }: ToolProps) {
+function Tool({ title, label, icon, active, disabled, loading, onClick }: ToolProps) {
   return (
     <Tooltip title={title} mouseEnterDelay={0.5}>
       <Button
         type={active ? 'primary' : 'text'}
         ghost={active}
         size="small"
-        aria-label={title}
+        aria-label={label ?? title}
         aria-pressed={active}
         icon={icon}
         disabled={disabled}
@@ -103,7 +105,7 @@ function LinkTool({ editor, active }: { editor: TiptapEditor; active: boolean })
 }
 
 /** The tiptap editor behind RichEditor; loaded lazily by it. */
-export default function Editor({ value, onChange, placeholder }: RichEditorProps) {
+export default function Editor({ value, onChange, placeholder, label }: RichEditorProps) {
   const onChangeRef = useRef(onChange);
   onChangeRef.current = onChange;
   // The HTML this editor last reported or was given: a `value` equal to it is our own echo.
@@ -120,6 +122,7 @@ export default function Editor({ value, onChange, placeholder }: RichEditorProps
       Placeholder.configure({ placeholder: placeholder ?? '' }),
     ],
     content: value ?? '',
+    editorProps: { attributes: { 'aria-label': label ?? placeholder ?? '' } },
     onUpdate: ({ editor: current }) => {
       const html = htmlOf(current);
       known.current = html;
@@ -182,6 +185,7 @@ export default function Editor({ value, onChange, placeholder }: RichEditorProps
   const heading = (level: 1 | 2 | 3) => (
     <Tool
       title={`标题 ${level}`}
+      label={`H${level} 标题 ${level}`}
       icon={<span style={{ fontWeight: 600 }}>H{level}</span>}
       active={state[`h${level}`]}
       onClick={() => chain().toggleHeading({ level }).run()}

@@ -3,4 +3,6 @@ export interface RichEditorProps {
   value?: string;
   onChange?: (html: string) => void;
   placeholder?: string;
+  /** The field's name for assistive technology (a form label cannot point at an editable div). */
+  label?: string;
 }

@@ -3,7 +3,16 @@ import { PageContainer, ProTable } from '@ant-design/pro-components';
 import { history } from '@umijs/max';
 import { Image } from 'antd';
 import { useRef } from 'react';
-import { dateColumn, indexColumn, serverPagination, tableOptions, typeColumn } from '@/components/listColumns';
+import {
+  actionsWidth,
+  COLUMN_WIDTH,
+  dateColumn,
+  indexColumn,
+  serverPagination,
+  tableOptions,
+  typeColumn,
+  oneLine,
+} from '@/components/listColumns';
 import { AddButton, DeleteAction } from '@/components/ListActions';
 import { DEFAULT_BOOK_COVER } from '@/constants';
 import { useTypeOptions } from '@/hooks/useTypeOptions';
@@ -12,23 +21,27 @@ import type { FilterKey } from '@/services/table';
 import type { Book, BookListQuery } from '../../../contract/book';
 import { plainExcerpt } from '@/utils/format';
 
-export default function BookList() {
-  const actionRef = useRef<ActionType>();
-  const types = useTypeOptions();
+interface ColumnContext {
+  types: ReturnType<typeof useTypeOptions>;
+  reload: () => unknown;
+}
 
-  const columns: ProColumns<Book>[] = [
+function bookColumns(ctx: ColumnContext): ProColumns<Book>[] {
+  return [
     indexColumn(),
-    { title: '书籍名称', dataIndex: 'bookTitle' satisfies FilterKey<BookListQuery> },
-    typeColumn('书籍分类', types),
+    { title: '书籍名称', dataIndex: 'bookTitle' satisfies FilterKey<BookListQuery>, ...oneLine<Book>((book) => book.bookTitle) },
+    typeColumn('书籍分类', ctx.types),
     {
       title: '书籍简介',
       dataIndex: 'bookIntro',
+      ...oneLine<Book>(),
       search: false,
       render: (_, book) => plainExcerpt(book.bookIntro, 15),
     },
     {
       title: '书籍封面',
       dataIndex: 'bookPic',
+      width: 100,
       search: false,
       render: (_, book) => (
         <Image
@@ -41,13 +54,14 @@ export default function BookList() {
         />
       ),
     },
-    { title: '浏览数', dataIndex: 'scanNumber', search: false },
-    { title: '评论数', dataIndex: 'commentNumber', search: false },
+    { title: '浏览数', dataIndex: 'scanNumber', width: COLUMN_WIDTH.count, search: false },
+    { title: '评论数', dataIndex: 'commentNumber', width: COLUMN_WIDTH.count, search: false },
     dateColumn('上架日期', 'onShelfDate'),
     {
       title: '操作',
       valueType: 'option',
       key: 'option',
+      width: actionsWidth(2),
       render: (_, book) => [
         <a key="edit" onClick={() => history.push(`/book/editBook/${book._id}`)}>
           编辑
@@ -57,19 +71,27 @@ export default function BookList() {
           title="是否要删除该书籍以及该书籍对应的评论？"
           remove={() => removeBook(book._id)}
           done="删除书籍成功"
-          onDeleted={() => actionRef.current?.reload()}
+          onDeleted={ctx.reload}
         />,
       ],
     },
   ];
+}
+
+export default function BookList() {
+  const actionRef = useRef<ActionType>();
+  const types = useTypeOptions();
+  const reload = () => actionRef.current?.reload();
 
   return (
-    <PageContainer>
+    // The table's header names the list; a page heading would say it a second time.
+    <PageContainer title={false}>
       <ProTable<Book>
         headerTitle="书籍列表"
         rowKey="_id"
+        tableLayout="fixed"
         actionRef={actionRef}
-        columns={columns}
+        columns={bookColumns({ types, reload })}
         request={listBooks}
         pagination={serverPagination}
         options={tableOptions}

@@ -4,7 +4,16 @@ import { Link } from '@umijs/max';
 import { Card, Descriptions, Modal, Radio } from 'antd';
 import { useRef, useState } from 'react';
 import HtmlView from '@/components/HtmlView';
-import { dateColumn, indexColumn, serverPagination, tableOptions, typeColumn } from '@/components/listColumns';
+import {
+  actionsWidth,
+  COLUMN_WIDTH,
+  dateColumn,
+  indexColumn,
+  serverPagination,
+  tableOptions,
+  typeColumn,
+  oneLine,
+} from '@/components/listColumns';
 import { DeleteAction } from '@/components/ListActions';
 import { useTypeOptions } from '@/hooks/useTypeOptions';
 import { listComments, removeComment } from '@/services/comment';
@@ -14,35 +23,57 @@ import { formatDate, plainExcerpt } from '@/utils/format';
 
 const TARGET_TITLE: Record<CommentType, string> = { 1: '问题标题', 2: '书籍标题' };
 
-export default function CommentList() {
-  const actionRef = useRef<ActionType>();
-  const types = useTypeOptions();
-  const [commentType, setCommentType] = useState<CommentType>(1);
-  const [detail, setDetail] = useState<CommentRow | null>(null);
+interface ColumnContext {
+  types: ReturnType<typeof useTypeOptions>;
+  commentType: CommentType;
+  onDetail: (comment: CommentRow) => void;
+  reload: () => unknown;
+}
 
-  const targetLink = (comment: CommentRow) => {
-    const to =
-      comment.commentType === 1 ? `/issue/${comment.target._id}` : `/book/editBook/${comment.target._id}`;
-    return <Link to={to}>{comment.target.title}</Link>;
-  };
+/** The issue's or book's title, linking to it. */
+function targetLink(comment: CommentRow) {
+  if (!comment.target) return '-';
+  const to = comment.commentType === 1 ? `/issue/${comment.target._id}` : `/book/editBook/${comment.target._id}`;
+  return (
+    <Link to={to} title={comment.target.title}>
+      {comment.target.title}
+    </Link>
+  );
+}
 
-  const columns: ProColumns<CommentRow>[] = [
+function commentColumns(ctx: ColumnContext): ProColumns<CommentRow>[] {
+  return [
     indexColumn(),
-    { title: TARGET_TITLE[commentType], key: 'target', search: false, render: (_, comment) => targetLink(comment) },
+    {
+      title: TARGET_TITLE[ctx.commentType],
+      key: 'target',
+      ...oneLine<CommentRow>(),
+      search: false,
+      render: (_, comment) => targetLink(comment),
+    },
     {
       title: '评论内容',
       dataIndex: 'commentContent' satisfies FilterKey<CommentListQuery>,
+      ...oneLine<CommentRow>(),
       render: (_, comment) => plainExcerpt(comment.commentContent, 30),
     },
-    { title: '评论用户', key: 'user', search: false, render: (_, comment) => comment.user.nickname },
-    typeColumn('评论分类', types),
+    {
+      title: '评论用户',
+      key: 'user',
+      width: COLUMN_WIDTH.person,
+      ...oneLine<CommentRow>(),
+      search: false,
+      render: (_, comment) => comment.user?.nickname ?? '-',
+    },
+    typeColumn('评论分类', ctx.types),
     dateColumn('评论日期', 'commentDate'),
     {
       title: '操作',
       valueType: 'option',
       key: 'option',
+      width: actionsWidth(2),
       render: (_, comment) => [
-        <a key="detail" onClick={() => setDetail(comment)}>
+        <a key="detail" onClick={() => ctx.onDetail(comment)}>
           详情
         </a>,
         <DeleteAction
@@ -50,14 +81,23 @@ export default function CommentList() {
           title="是否要删除该条评论？"
           remove={() => removeComment(comment._id)}
           done="删除评论成功"
-          onDeleted={() => actionRef.current?.reload()}
+          onDeleted={ctx.reload}
         />,
       ],
     },
   ];
+}
+
+export default function CommentList() {
+  const actionRef = useRef<ActionType>();
+  const types = useTypeOptions();
+  const [commentType, setCommentType] = useState<CommentType>(1);
+  const [detail, setDetail] = useState<CommentRow | null>(null);
+  const reload = () => actionRef.current?.reload();
 
   return (
-    <PageContainer>
+    // The table's header names the list; a page heading would say it a second time.
+    <PageContainer title={false}>
       <Card style={{ marginBottom: 16 }}>
         <Radio.Group
           value={commentType}
@@ -71,8 +111,9 @@ export default function CommentList() {
       <ProTable<CommentRow, CommentTypeParams>
         headerTitle="评论列表"
         rowKey="_id"
+        tableLayout="fixed"
         actionRef={actionRef}
-        columns={columns}
+        columns={commentColumns({ types, commentType, onDetail: setDetail, reload })}
         params={{ commentType }}
         request={listComments}
         pagination={serverPagination}

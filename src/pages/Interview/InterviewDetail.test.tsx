@@ -49,7 +49,7 @@ describe('interview detail', () => {
   it('shows the title, the type tag and the answer’s HTML without scripts or event attributes', async () => {
     await openDetail(interview._id);
 
-    expect(await screen.findByText('什么是闭包', { selector: 'h3' }, { timeout: 20_000 })).toBeInTheDocument();
+    expect(await screen.findByText('什么是闭包', { selector: 'h2' }, { timeout: 20_000 })).toBeInTheDocument();
     expect(await screen.findByText('JavaScript', { selector: '.ant-tag' })).toBeInTheDocument();
     const strong = screen.getByText('词法环境');
     expect(strong.tagName).toBe('STRONG');
@@ -63,7 +63,7 @@ describe('interview detail', () => {
 
   it('opens the edit page from the detail', async () => {
     await openDetail(interview._id);
-    await screen.findByText('什么是闭包', { selector: 'h3' }, { timeout: 20_000 });
+    await screen.findByText('什么是闭包', { selector: 'h2' }, { timeout: 20_000 });
 
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: /编\s*辑/ }));

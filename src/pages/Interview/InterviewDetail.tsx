@@ -40,7 +40,10 @@ export default function InterviewDetail() {
             <Skeleton active />
           ) : (
             <>
-              <Typography.Title level={3}>{loaded.value.interviewTitle}</Typography.Title>
+              {/* Under the layout's own h1 (coder station): one level down, as axe's heading-order asks. */}
+              <Typography.Title level={2} style={{ fontSize: 24 }}>
+                {loaded.value.interviewTitle}
+              </Typography.Title>
               <Space style={{ marginBottom: 16 }}>
                 <Tag color="purple">{nameOf(loaded.value.typeId)}</Tag>
                 <Typography.Text type="secondary">

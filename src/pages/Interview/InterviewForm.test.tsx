@@ -87,13 +87,22 @@ async function submit(name: RegExp) {
 }
 
 describe('add interview', () => {
+  it('shows the type select\'s placeholder 请选择题目所属分类 while no type is chosen', async () => {
+    await open('/interview/addInterview');
+
+    const placeholder = fieldOf('题目分类').querySelector('.ant-select-selection-placeholder');
+    expect(placeholder).toHaveTextContent('请选择题目所属分类');
+    expect(fieldOf('题目分类').querySelector('.ant-select-selection-item')).toBeNull();
+  });
+
   it('asks for the title, the type and the answer before sending anything', async () => {
     await open('/interview/addInterview');
 
     await submit(/确认新增/);
 
     expect(await within(fieldOf('题目标题')).findByText('请输入题目标题')).toBeInTheDocument();
-    expect(within(fieldOf('题目分类')).getByText('请选择题目所属分类')).toBeInTheDocument();
+    // The error, not the select's placeholder of the same words.
+    expect(within(fieldOf('题目分类')).getByText('请选择题目所属分类', { selector: '.ant-form-item-explain-error' })).toBeInTheDocument();
     expect(within(fieldOf('题目内容')).getByText('请输入题目解答')).toBeInTheDocument();
     expect(sent.some((r) => r.method === 'POST')).toBe(false);
   });
@@ -108,7 +117,7 @@ describe('add interview', () => {
 
     expect(await within(fieldOf('题目标题')).findByText('请输入题目标题')).toBeInTheDocument();
     expect(within(fieldOf('题目内容')).getByText('请输入题目解答')).toBeInTheDocument();
-    expect(within(fieldOf('题目分类')).queryByText('请选择题目所属分类')).toBeNull();
+    expect(within(fieldOf('题目分类')).queryByText('请选择题目所属分类', { selector: '.ant-form-item-explain-error' })).toBeNull();
     expect(sent.some((r) => r.method === 'POST')).toBe(false);
   });
 

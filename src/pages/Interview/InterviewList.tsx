@@ -2,7 +2,15 @@ import type { ActionType, ProColumns } from '@ant-design/pro-components';
 import { PageContainer, ProTable } from '@ant-design/pro-components';
 import { history } from '@umijs/max';
 import { useRef } from 'react';
-import { dateColumn, indexColumn, serverPagination, tableOptions, typeColumn } from '@/components/listColumns';
+import {
+  actionsWidth,
+  dateColumn,
+  indexColumn,
+  serverPagination,
+  tableOptions,
+  typeColumn,
+  oneLine,
+} from '@/components/listColumns';
 import { AddButton, DeleteAction } from '@/components/ListActions';
 import { useTypeOptions } from '@/hooks/useTypeOptions';
 import { listInterviews, removeInterview } from '@/services/interview';
@@ -10,25 +18,29 @@ import type { FilterKey } from '@/services/table';
 import type { Interview, InterviewListQuery } from '../../../contract/interview';
 import { cut } from '@/utils/format';
 
-export default function InterviewList() {
-  const actionRef = useRef<ActionType>();
-  const types = useTypeOptions();
+interface ColumnContext {
+  types: ReturnType<typeof useTypeOptions>;
+  reload: () => unknown;
+}
 
-  const columns: ProColumns<Interview>[] = [
+function interviewColumns(ctx: ColumnContext): ProColumns<Interview>[] {
+  return [
     indexColumn(),
     {
       title: '题目名称',
       dataIndex: 'interviewTitle' satisfies FilterKey<InterviewListQuery>,
+      ...oneLine<Interview>(),
       render: (_, interview) => (
         <span title={interview.interviewTitle}>{cut(interview.interviewTitle, 22)}</span>
       ),
     },
-    typeColumn('题目分类', types),
+    typeColumn('题目分类', ctx.types),
     dateColumn('上架日期', 'onShelfDate'),
     {
       title: '操作',
       valueType: 'option',
       key: 'option',
+      width: actionsWidth(3),
       render: (_, interview) => [
         <a key="detail" onClick={() => history.push(`/interview/interviewList/${interview._id}`)}>
           详情
@@ -41,19 +53,27 @@ export default function InterviewList() {
           title="是否要删除该面试题？"
           remove={() => removeInterview(interview._id)}
           done="删除题目成功"
-          onDeleted={() => actionRef.current?.reload()}
+          onDeleted={ctx.reload}
         />,
       ],
     },
   ];
+}
+
+export default function InterviewList() {
+  const actionRef = useRef<ActionType>();
+  const types = useTypeOptions();
+  const reload = () => actionRef.current?.reload();
 
   return (
-    <PageContainer>
+    // The table's header names the list; a page heading would say it a second time.
+    <PageContainer title={false}>
       <ProTable<Interview>
         headerTitle="题目列表"
         rowKey="_id"
+        tableLayout="fixed"
         actionRef={actionRef}
-        columns={columns}
+        columns={interviewColumns({ types, reload })}
         request={listInterviews}
         pagination={serverPagination}
         options={tableOptions}

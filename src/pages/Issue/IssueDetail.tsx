@@ -4,6 +4,7 @@ import { useParams } from '@umijs/max';
 import { Card, Descriptions, Popconfirm, Space, Switch, Tag, Typography } from 'antd';
 import { useCallback, useRef, useState } from 'react';
 import HtmlView from '@/components/HtmlView';
+import { actionsWidth, COLUMN_WIDTH, oneLine } from '@/components/listColumns';
 import LoadFailed from '@/components/LoadFailed';
 import { useLoaded } from '@/hooks/useLoaded';
 import { useTypeOptions } from '@/hooks/useTypeOptions';
@@ -15,6 +16,55 @@ import { message } from '@/utils/feedback';
 import { formatDate } from '@/utils/format';
 
 const LIST_PATH = '/issue';
+
+/** Wide enough for four characters on one line. */
+const DETAIL_LABEL = { width: 112, whiteSpace: 'nowrap' } as const;
+
+interface CommentColumnContext {
+  serial: (index: number) => number;
+  onDelete: (comment: CommentRow) => void;
+}
+
+function issueCommentColumns(ctx: CommentColumnContext): ProColumns<CommentRow>[] {
+  return [
+    {
+      title: '序号',
+      key: 'serial',
+      width: COLUMN_WIDTH.serial,
+      align: 'center',
+      render: (_, __, index) => ctx.serial(index),
+    },
+    {
+      title: '评论内容',
+      dataIndex: 'commentContent',
+      render: (_, comment) => <HtmlView html={comment.commentContent} />,
+    },
+    { title: '评论用户', key: 'user', width: COLUMN_WIDTH.person, ...oneLine<CommentRow>(), render: (_, comment) => comment.user?.nickname ?? '-' },
+    {
+      title: '评论日期',
+      dataIndex: 'commentDate',
+      width: COLUMN_WIDTH.date,
+      render: (_, comment) => formatDate(comment.commentDate),
+    },
+    {
+      title: '操作',
+      valueType: 'option',
+      key: 'option',
+      width: actionsWidth(1),
+      render: (_, comment) => [
+        <Popconfirm
+          key="delete"
+          title="是否要删除该条评论？"
+          okText="删除"
+          cancelText="取消"
+          onConfirm={() => ctx.onDelete(comment)}
+        >
+          <a>删除</a>
+        </Popconfirm>,
+      ],
+    },
+  ];
+}
 
 /** The issue's comments, server-paged; `onDeleted` runs after the server removed one. */
 function IssueComments({ issueId, onDeleted }: { issueId: string; onDeleted: () => void }) {
@@ -33,51 +83,13 @@ function IssueComments({ issueId, onDeleted }: { issueId: string; onDeleted: () 
     await actionRef.current?.reload();
   };
 
-  const columns: ProColumns<CommentRow>[] = [
-    {
-      title: '序号',
-      key: 'serial',
-      width: 72,
-      align: 'center',
-      render: (_, __, index) => (paging.current - 1) * paging.pageSize + index + 1,
-    },
-    {
-      title: '评论内容',
-      dataIndex: 'commentContent',
-      render: (_, comment) => <HtmlView html={comment.commentContent} />,
-    },
-    { title: '评论用户', key: 'user', width: 140, render: (_, comment) => comment.user.nickname },
-    {
-      title: '评论日期',
-      dataIndex: 'commentDate',
-      width: 180,
-      render: (_, comment) => formatDate(comment.commentDate),
-    },
-    {
-      title: '操作',
-      valueType: 'option',
-      key: 'option',
-      width: 80,
-      render: (_, comment) => [
-        <Popconfirm
-          key="delete"
-          title="是否要删除该条评论？"
-          okText="删除"
-          cancelText="取消"
-          onConfirm={() => onDelete(comment)}
-        >
-          <a>删除</a>
-        </Popconfirm>,
-      ],
-    },
-  ];
-
   return (
     <ProTable<CommentRow>
       headerTitle="问答评论"
       rowKey="_id"
+      tableLayout="fixed"
       actionRef={actionRef}
-      columns={columns}
+      columns={issueCommentColumns({ serial: (index) => (paging.current - 1) * paging.pageSize + index + 1, onDelete })}
       search={false}
       options={false}
       request={(params) => {
@@ -108,15 +120,21 @@ function IssueSummary({ issue, onChange }: { issue: Issue; onChange: (change: (i
 
   return (
     <Card>
-      <Space align="center" wrap style={{ marginBottom: 16 }}>
-        <Typography.Title level={3} style={{ margin: 0 }}>
-          {issue.issueTitle}
-        </Typography.Title>
-        <Tag color="purple">{nameOf(issue.typeId)}</Tag>
-      </Space>
-      <Descriptions bordered column={{ xs: 1, md: 2, xl: 3 }}>
-        <Descriptions.Item label="提问用户">{issue.user.nickname}</Descriptions.Item>
+      <Typography.Title level={2} style={{ margin: '0 0 16px', fontSize: 22 }}>
+        {issue.issueTitle}
+      </Typography.Title>
+      {/*
+       * Six facts in rows of three (two on narrower screens), labels never broken (提问用/户), then
+       * the description on a row of its own, as wide as the card.
+       */}
+      <Descriptions bordered column={{ xs: 1, sm: 1, md: 2, lg: 2, xl: 3, xxl: 3 }} styles={{ label: DETAIL_LABEL }}>
+        <Descriptions.Item label="提问用户">{issue.user?.nickname ?? '-'}</Descriptions.Item>
         <Descriptions.Item label="提问时间">{formatDate(issue.issueDate)}</Descriptions.Item>
+        <Descriptions.Item label="问题分类">
+          <Tag color="purple">{nameOf(issue.typeId)}</Tag>
+        </Descriptions.Item>
+        <Descriptions.Item label="浏览数">{issue.scanNumber}</Descriptions.Item>
+        <Descriptions.Item label="评论数">{issue.commentNumber}</Descriptions.Item>
         <Descriptions.Item label="审核状态">
           <Switch
             aria-label="审核状态"
@@ -127,9 +145,7 @@ function IssueSummary({ issue, onChange }: { issue: Issue; onChange: (change: (i
             onChange={onToggle}
           />
         </Descriptions.Item>
-        <Descriptions.Item label="浏览数">{issue.scanNumber}</Descriptions.Item>
-        <Descriptions.Item label="评论数">{issue.commentNumber}</Descriptions.Item>
-        <Descriptions.Item label="问题描述" span={3}>
+        <Descriptions.Item label="问题描述" span="filled">
           <HtmlView html={issue.issueContent} />
         </Descriptions.Item>
       </Descriptions>

@@ -3,7 +3,15 @@ import { PageContainer, ProTable } from '@ant-design/pro-components';
 import { history } from '@umijs/max';
 import { Switch } from 'antd';
 import { useRef } from 'react';
-import { indexColumn, serverPagination, tableOptions, typeColumn } from '@/components/listColumns';
+import {
+  actionsWidth,
+  COLUMN_WIDTH,
+  indexColumn,
+  serverPagination,
+  tableOptions,
+  typeColumn,
+  oneLine,
+} from '@/components/listColumns';
 import { DeleteAction } from '@/components/ListActions';
 import { usePendingIds } from '@/hooks/usePendingIds';
 import { useTypeOptions } from '@/hooks/useTypeOptions';
@@ -13,11 +21,85 @@ import type { Issue, IssueListQuery } from '../../../contract/issue';
 import { message } from '@/utils/feedback';
 import { cut, plainExcerpt } from '@/utils/format';
 
+interface ColumnContext {
+  types: ReturnType<typeof useTypeOptions>;
+  /** 审核状态's filter as the page was opened with it (the home page's 待审核问答 link). */
+  initialStatus: string | undefined;
+  isPending: (id: string) => boolean;
+  onToggle: (issue: Issue, issueStatus: boolean) => void;
+  reload: () => unknown;
+}
+
+function issueColumns(ctx: ColumnContext): ProColumns<Issue>[] {
+  return [
+    indexColumn(),
+    {
+      title: '问答标题',
+      dataIndex: 'issueTitle' satisfies FilterKey<IssueListQuery>,
+      ...oneLine<Issue>(),
+      render: (_, issue) => <span title={issue.issueTitle}>{cut(issue.issueTitle, 22)}</span>,
+    },
+    {
+      title: '问答描述',
+      dataIndex: 'issueContent',
+      ...oneLine<Issue>(),
+      search: false,
+      render: (_, issue) => plainExcerpt(issue.issueContent, 30),
+    },
+    {
+      title: '提问用户',
+      key: 'user',
+      width: COLUMN_WIDTH.person,
+      ...oneLine<Issue>(),
+      search: false,
+      render: (_, issue) => issue.user?.nickname ?? '-',
+    },
+    { title: '浏览数', dataIndex: 'scanNumber', width: COLUMN_WIDTH.count, search: false },
+    { title: '评论数', dataIndex: 'commentNumber', width: COLUMN_WIDTH.count, search: false },
+    typeColumn('问题分类', ctx.types),
+    {
+      title: '审核状态',
+      dataIndex: 'issueStatus' satisfies FilterKey<IssueListQuery>,
+      width: COLUMN_WIDTH.toggle,
+      valueType: 'select',
+      valueEnum: { false: { text: '待审核' }, true: { text: '已通过' } },
+      initialValue: ctx.initialStatus,
+      render: (_, issue) => (
+        <Switch
+          size="small"
+          aria-label={`${issue.issueTitle} 审核状态`}
+          checked={issue.issueStatus}
+          loading={ctx.isPending(issue._id)}
+          onChange={(checked) => ctx.onToggle(issue, checked)}
+        />
+      ),
+    },
+    {
+      title: '操作',
+      valueType: 'option',
+      key: 'option',
+      width: actionsWidth(2),
+      render: (_, issue) => [
+        <a key="detail" onClick={() => history.push(`/issue/${issue._id}`)}>
+          详情
+        </a>,
+        <DeleteAction
+          key="delete"
+          title="是否要删除该问答以及该问答对应的评论？"
+          remove={() => removeIssue(issue._id)}
+          done="删除问答成功"
+          onDeleted={ctx.reload}
+        />,
+      ],
+    },
+  ];
+}
+
 export default function IssueList() {
   const actionRef = useRef<ActionType>();
   const types = useTypeOptions();
   const { isPending, whilePending } = usePendingIds();
-  const initialStatus = new URLSearchParams(history.location.search).get('issueStatus');
+  const initialStatus = new URLSearchParams(history.location.search).get('issueStatus') ?? undefined;
   const reload = () => actionRef.current?.reload();
 
   const onToggle = (issue: Issue, issueStatus: boolean) =>
@@ -31,65 +113,15 @@ export default function IssueList() {
       }
     });
 
-  const columns: ProColumns<Issue>[] = [
-    indexColumn(),
-    {
-      title: '问答标题',
-      dataIndex: 'issueTitle' satisfies FilterKey<IssueListQuery>,
-      render: (_, issue) => <span title={issue.issueTitle}>{cut(issue.issueTitle, 22)}</span>,
-    },
-    {
-      title: '问答描述',
-      dataIndex: 'issueContent',
-      search: false,
-      render: (_, issue) => plainExcerpt(issue.issueContent, 30),
-    },
-    { title: '提问用户', key: 'user', search: false, render: (_, issue) => issue.user.nickname },
-    { title: '浏览数', dataIndex: 'scanNumber', search: false },
-    { title: '评论数', dataIndex: 'commentNumber', search: false },
-    typeColumn('问题分类', types),
-    {
-      title: '审核状态',
-      dataIndex: 'issueStatus' satisfies FilterKey<IssueListQuery>,
-      valueType: 'select',
-      valueEnum: { false: { text: '待审核' }, true: { text: '已通过' } },
-      initialValue: initialStatus ?? undefined,
-      render: (_, issue) => (
-        <Switch
-          size="small"
-          aria-label={`${issue.issueTitle} 审核状态`}
-          checked={issue.issueStatus}
-          loading={isPending(issue._id)}
-          onChange={(checked) => onToggle(issue, checked)}
-        />
-      ),
-    },
-    {
-      title: '操作',
-      valueType: 'option',
-      key: 'option',
-      render: (_, issue) => [
-        <a key="detail" onClick={() => history.push(`/issue/${issue._id}`)}>
-          详情
-        </a>,
-        <DeleteAction
-          key="delete"
-          title="是否要删除该问答以及该问答对应的评论？"
-          remove={() => removeIssue(issue._id)}
-          done="删除问答成功"
-          onDeleted={reload}
-        />,
-      ],
-    },
-  ];
-
   return (
-    <PageContainer>
+    // The table's header names the list; a page heading would say it a second time.
+    <PageContainer title={false}>
       <ProTable<Issue>
         headerTitle="问答列表"
         rowKey="_id"
+        tableLayout="fixed"
         actionRef={actionRef}
-        columns={columns}
+        columns={issueColumns({ types, initialStatus, isPending, onToggle, reload })}
         request={listIssues}
         pagination={serverPagination}
         options={tableOptions}

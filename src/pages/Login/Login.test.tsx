@@ -139,6 +139,21 @@ describe('login page', () => {
     expect(urls).not.toContain('/api/admin/whoami');
   });
 
+  it('clears the failed attempt\'s 验证码错误 once the next attempt signs in', async () => {
+    loginReply = refusal(400, '验证码错误');
+    await openLogin();
+    await submit();
+    expect(await screen.findByText('验证码错误')).toBeInTheDocument();
+
+    loginReply = { status: 200, body: envelope({ token: 'jwt-token', data: superAdmin }) };
+    await submit();
+
+    expect(await screen.findByText('欢迎回来，超级管理员', {}, { timeout: 10_000 })).toBeInTheDocument();
+    expect(history.location.pathname).toBe('/home');
+    await waitFor(() => expect(screen.queryByText('验证码错误')).toBeNull());
+    expect(screen.getByText('登录成功')).toBeInTheDocument();
+  });
+
   it('returns to a same-origin redirect after login', async () => {
     loginReply = { status: 200, body: envelope({ token: 'jwt-token', data: superAdmin }) };
     await openLogin('?redirect=%2FtypeList');

@@ -42,6 +42,8 @@ export default function Login() {
       const result = await login({ ...values, loginId: values.loginId.trim() });
       saveToken(result.token);
       await setInitialState(toInitialState(result.data));
+      // What earlier attempts said (验证码错误, ...) is over: it must not follow the admin to /home.
+      message.destroy();
       message.success('登录成功');
       setDestination(safeRedirect(new URLSearchParams(history.location.search).get('redirect')));
     } catch (error) {

@@ -107,7 +107,8 @@ export default function TypeList() {
   };
 
   return (
-    <PageContainer>
+    // The table's header names the list; a page heading would say it a second time.
+    <PageContainer title={false}>
       <Card style={{ marginBottom: 16 }}>
         <Form form={form} layout="inline" onFinish={onAdd}>
           <Form.Item

@@ -3,6 +3,7 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import { envelope, type FakeReply, type FakeRequest, installFakeNetwork, refusal } from '@/testing/fakeNetwork';
 import type { WhoAmI } from '../../../contract/admin';
 import type { User } from '../../../contract/user';
+import { formatDate } from '@/utils/format';
 
 const user = (n: number, loginId: string, extra: Partial<User> = {}): User => ({
   _id: `65f1a2b3c4d5e6f708192c${String(n).padStart(2, '0')}`,
@@ -127,6 +128,33 @@ describe('user list', () => {
     expect(within(dialog).getByText('alice@example.com')).toBeInTheDocument();
     expect(within(dialog).getAllByText('未填写')).toHaveLength(3);
     expect(within(dialog).getByText('101')).toBeInTheDocument();
+  });
+
+  it('shows 上次登录 as 「从未登录」 for a user whose last sign-in is their registration, else the date', async () => {
+    users = [
+      user(1, 'alice', { registerDate: 1_700_000_000_000, lastLoginDate: 1_700_000_000_000 }),
+      user(2, 'bob', { registerDate: 1_700_000_000_000, lastLoginDate: 1_700_086_400_000 }),
+    ];
+    await openUsers();
+
+    await act(async () => {
+      fireEvent.click(within(rowOf('alice')).getByText('详情'));
+    });
+    const never = await screen.findByRole('dialog');
+    const lastLogin = (dialog: HTMLElement) =>
+      within(dialog).getByText('上次登录').closest('tr')?.querySelector('.ant-descriptions-item-content');
+    expect(lastLogin(never)).toHaveTextContent(/^从未登录$/);
+
+    await act(async () => {
+      fireEvent.click(within(never).getByRole('button', { name: /close|关闭/i }));
+    });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await act(async () => {
+      fireEvent.click(within(rowOf('bob')).getByText('详情'));
+    });
+    const returning = await screen.findByRole('dialog');
+    expect(lastLogin(returning)).toHaveTextContent(formatDate(1_700_086_400_000));
+    expect(within(returning).queryByText('从未登录')).toBeNull();
   });
 
   it('offers 删除 to a super admin, tells what goes with the user, and deletes', async () => {

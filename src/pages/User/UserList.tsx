@@ -3,7 +3,15 @@ import { PageContainer, ProTable } from '@ant-design/pro-components';
 import { history, useAccess } from '@umijs/max';
 import { Switch } from 'antd';
 import { lazy, Suspense, useRef, useState } from 'react';
-import { dateColumn, indexColumn, serverPagination, tableOptions } from '@/components/listColumns';
+import {
+  actionsWidth,
+  COLUMN_WIDTH,
+  dateColumn,
+  indexColumn,
+  serverPagination,
+  tableOptions,
+  oneLine,
+} from '@/components/listColumns';
 import { AddButton, DeleteAction } from '@/components/ListActions';
 import { Thumbnail } from '@/components/Thumbnail';
 import { DEFAULT_AVATAR } from '@/constants';
@@ -39,6 +47,73 @@ function DeleteUser({ user, onDeleted }: { user: User; onDeleted: () => unknown 
   );
 }
 
+interface ColumnContext {
+  canDelete: boolean;
+  isPending: (id: string) => boolean;
+  onToggle: (user: User, enabled: boolean) => void;
+  onDetail: (user: User) => void;
+  reload: () => unknown;
+}
+
+function userColumns(ctx: ColumnContext): ProColumns<User>[] {
+  return [
+    indexColumn(),
+    { title: '登录账号', dataIndex: 'loginId' satisfies FilterKey<UserListQuery>, ...oneLine<User>((user) => user.loginId) },
+    { title: '昵称', dataIndex: 'nickname' satisfies FilterKey<UserListQuery>, ...oneLine<User>((user) => user.nickname) },
+    {
+      title: '头像',
+      dataIndex: 'avatar',
+      width: 90,
+      search: false,
+      render: (_, user) => (
+        <Thumbnail
+          src={user.avatar || DEFAULT_AVATAR}
+          fallback={DEFAULT_AVATAR}
+          alt={`${user.nickname}的头像`}
+          width={48}
+          height={48}
+          style={{ borderRadius: 4 }}
+        />
+      ),
+    },
+    { title: '积分', dataIndex: 'points', width: COLUMN_WIDTH.count, search: false },
+    dateColumn('注册时间', 'registerDate'),
+    {
+      title: '账号状态',
+      dataIndex: 'enabled' satisfies FilterKey<UserListQuery>,
+      width: COLUMN_WIDTH.toggle,
+      valueType: 'select',
+      valueEnum: { true: { text: '已激活' }, false: { text: '已禁用' } },
+      render: (_, user) => (
+        <Switch
+          size="small"
+          aria-label={`${user.loginId} 账号状态`}
+          checked={user.enabled}
+          loading={ctx.isPending(user._id)}
+          onChange={(enabled) => ctx.onToggle(user, enabled)}
+        />
+      ),
+    },
+    {
+      title: '操作',
+      valueType: 'option',
+      key: 'option',
+      width: actionsWidth(3),
+      render: (_, user) => [
+        <a key="detail" onClick={() => ctx.onDetail(user)}>
+          详情
+        </a>,
+        <a key="edit" onClick={() => history.push(`/user/editUser/${user._id}`)}>
+          编辑
+        </a>,
+        ctx.canDelete ? (
+          <DeleteUser key="delete" user={user} onDeleted={ctx.reload} />
+        ) : null,
+      ],
+    },
+  ];
+}
+
 export default function UserList() {
   const access = useAccess();
   const actionRef = useRef<ActionType>();
@@ -60,67 +135,21 @@ export default function UserList() {
       }
     });
 
-  const columns: ProColumns<User>[] = [
-    indexColumn(),
-    { title: '登录账号', dataIndex: 'loginId' satisfies FilterKey<UserListQuery> },
-    { title: '昵称', dataIndex: 'nickname' satisfies FilterKey<UserListQuery> },
-    {
-      title: '头像',
-      dataIndex: 'avatar',
-      search: false,
-      render: (_, user) => (
-        <Thumbnail
-          src={user.avatar || DEFAULT_AVATAR}
-          fallback={DEFAULT_AVATAR}
-          alt={`${user.nickname}的头像`}
-          width={48}
-          height={48}
-          style={{ borderRadius: 4 }}
-        />
-      ),
-    },
-    { title: '积分', dataIndex: 'points', search: false },
-    dateColumn('注册时间', 'registerDate'),
-    {
-      title: '账号状态',
-      dataIndex: 'enabled' satisfies FilterKey<UserListQuery>,
-      valueType: 'select',
-      valueEnum: { true: { text: '已激活' }, false: { text: '已禁用' } },
-      render: (_, user) => (
-        <Switch
-          size="small"
-          aria-label={`${user.loginId} 账号状态`}
-          checked={user.enabled}
-          loading={isPending(user._id)}
-          onChange={(enabled) => onToggle(user, enabled)}
-        />
-      ),
-    },
-    {
-      title: '操作',
-      valueType: 'option',
-      key: 'option',
-      render: (_, user) => [
-        <a key="detail" onClick={() => setDetail(user)}>
-          详情
-        </a>,
-        <a key="edit" onClick={() => history.push(`/user/editUser/${user._id}`)}>
-          编辑
-        </a>,
-        access.canSuperAdmin ? (
-          <DeleteUser key="delete" user={user} onDeleted={reload} />
-        ) : null,
-      ],
-    },
-  ];
-
   return (
-    <PageContainer>
+    // The table's header names the list; a page heading would say it a second time.
+    <PageContainer title={false}>
       <ProTable<User>
         headerTitle="用户列表"
         rowKey="_id"
+        tableLayout="fixed"
         actionRef={actionRef}
-        columns={columns}
+        columns={userColumns({
+          canDelete: Boolean(access.canSuperAdmin),
+          isPending,
+          onToggle,
+          onDetail: setDetail,
+          reload,
+        })}
         request={listUsers}
         pagination={serverPagination}
         options={tableOptions}

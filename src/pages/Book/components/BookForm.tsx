@@ -66,7 +66,7 @@ export default function BookForm({ initialValues, submitText, onFinish }: BookFo
         fieldProps={{ maxLength: 100 }}
       />
       <ProForm.Item name="bookIntro" label="书籍介绍" required rules={[richTextRequired('请输入书本相关的介绍')]}>
-        <RichEditor placeholder="请输入书本相关的介绍" />
+        <RichEditor label="书籍介绍" placeholder="请输入书本相关的介绍" />
       </ProForm.Item>
       <ProFormText
         name="downloadLink"

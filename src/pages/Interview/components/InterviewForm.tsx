@@ -67,7 +67,7 @@ export default function InterviewForm({
         required
         rules={[richTextRequired('请输入题目解答')]}
       >
-        <RichEditor placeholder="请输入题目解答" />
+        <RichEditor label="题目内容" placeholder="请输入题目解答" />
       </ProForm.Item>
     </ProForm>
   );

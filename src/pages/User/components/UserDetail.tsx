@@ -5,6 +5,14 @@ import { formatDate } from '@/utils/format';
 
 const orUnset = (text: string) => text || '未填写';
 
+/*
+ * The server stamps lastLoginDate with the registration time when it creates a user (CONTRACT.md
+ * keeps the field a date, never empty); only a sign-in on the community site moves it later. So a
+ * last sign-in no later than the registration means there has been none.
+ */
+export const lastLoginText = ({ registerDate, lastLoginDate }: Pick<User, 'registerDate' | 'lastLoginDate'>) =>
+  lastLoginDate > registerDate ? formatDate(lastLoginDate) : '从未登录';
+
 export default function UserDetail({ user, onClose }: { user: User | null; onClose: () => void }) {
   return (
     <Modal title="用户详情" open={user !== null} onCancel={onClose} footer={null} destroyOnHidden>
@@ -24,7 +32,7 @@ export default function UserDetail({ user, onClose }: { user: User | null; onClo
           <Descriptions.Item label="微信">{orUnset(user.wechat)}</Descriptions.Item>
           <Descriptions.Item label="个人简介">{orUnset(user.intro)}</Descriptions.Item>
           <Descriptions.Item label="注册时间">{formatDate(user.registerDate)}</Descriptions.Item>
-          <Descriptions.Item label="上次登录">{formatDate(user.lastLoginDate)}</Descriptions.Item>
+          <Descriptions.Item label="上次登录">{lastLoginText(user)}</Descriptions.Item>
           <Descriptions.Item label="当前积分">{user.points}</Descriptions.Item>
         </Descriptions>
       )}
