@@ -67,8 +67,11 @@ export default (api: IApi) => {
     for (const redirect of redirects) {
       memo.plugin(`redirect-${redirect.name}`).use(
         class {
+          // Umi's bundled webpack exports no types for its compiler and hooks.
+          // biome-ignore lint/suspicious/noExplicitAny: see above.
           apply(compiler: any) {
             const met = new Set<string>();
+            // biome-ignore lint/suspicious/noExplicitAny: see above.
             compiler.hooks.normalModuleFactory.tap(redirect.name, (factory: any) => {
               factory.hooks.beforeResolve.tap(redirect.name, (data: { request: string; context: string }) => {
                 if (!redirect.requests.includes(data.request) || !redirect.from.test(data.context)) return;
@@ -78,6 +81,7 @@ export default (api: IApi) => {
             });
             // Only a whole production build resolves every module; dev rebuilds and MFSU do not.
             if (api.env !== 'production') return;
+            // biome-ignore lint/suspicious/noExplicitAny: see above.
             compiler.hooks.thisCompilation.tap(redirect.name, (compilation: any) => {
               compilation.hooks.finishModules.tap(redirect.name, () => {
                 const missed = redirect.requests.filter((request) => !met.has(request));

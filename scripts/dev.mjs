@@ -12,7 +12,9 @@ const children = [
   }),
   spawn(bin('max'), ['dev'], { cwd: root, stdio: 'inherit', env: process.env }),
 ];
-const stop = () => children.forEach((child) => child.kill('SIGTERM'));
+const stop = () => {
+  for (const child of children) child.kill('SIGTERM');
+};
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
 for (const child of children) child.on('exit', (code) => { stop(); process.exitCode = code ?? 0; });

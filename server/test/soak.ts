@@ -236,7 +236,9 @@ async function main() {
         created.books.all().find((b) => b.id === comment.bookId),
       ].filter((item): item is NonNullable<typeof item> => item !== undefined);
       for (const item of held) item.leases++;
-      return () => held.forEach((item) => item.leases--);
+      return () => {
+        for (const item of held) item.leases--;
+      };
     };
     const deletion = (table: keyof typeof deleted, id: string, cascade: Partial<Record<keyof typeof deleted, string[]>> = {}) => ({
       kind: 'delete',
@@ -357,7 +359,13 @@ async function main() {
         if (!comment) return null;
         const letGo = holdParents(comment);
         const operation = deletion('comments', comment.id);
-        return { ...operation, onAnswer: (a) => (letGo(), operation.onAnswer(a)) };
+        return {
+          ...operation,
+          onAnswer: (a) => {
+            letGo();
+            return operation.onAnswer(a);
+          },
+        };
       }],
       [1, () => {
         const issue = created.issues.size > 3 ? created.issues.take(rand.next) : null;

@@ -144,6 +144,7 @@ describe('RichEditor', () => {
   it('shows a value set later, as a form does once its record has loaded, without reporting it as a change', async () => {
     const onChange = jest.fn();
     let load: (html: string) => void = () => undefined;
+    // biome-ignore lint/correctness/noComponentHookFactories: a component of this test only, defined once per test.
     function Form() {
       const [html, setHtml] = useState('');
       load = setHtml;

@@ -2,7 +2,10 @@
 // stands in for (that module is built once per value type).
 import { forwardRef, lazy, Suspense, type ComponentType, type Ref } from 'react';
 
-type FieldModule = { default: ComponentType<any>; FieldTimeRangePicker?: ComponentType<any> };
+// Value-type components take ProField's props, which differ per type: the stand-in forwards them as they are.
+// biome-ignore lint/suspicious/noExplicitAny: see above.
+type AnyComponent = ComponentType<any>;
+type FieldModule = { default: AnyComponent; FieldTimeRangePicker?: AnyComponent };
 
 const loaders: Record<string, () => Promise<FieldModule>> = {
   Cascader: () => import('@ant-design/pro-field/es/components/Cascader'),
@@ -26,8 +29,10 @@ const loaders: Record<string, () => Promise<FieldModule>> = {
   TreeSelect: () => import('@ant-design/pro-field/es/components/TreeSelect'),
 };
 
-function lazyField(load: () => Promise<{ default: ComponentType<any> }>) {
+// Called once per value type when the module loads, never during a render.
+function lazyField(load: () => Promise<{ default: AnyComponent }>) {
   const Field = lazy(load);
+  // biome-ignore lint/correctness/noComponentHookFactories: see above.
   return forwardRef(function LazyField(props: Record<string, unknown>, ref: Ref<unknown>) {
     return (
       <Suspense fallback={null}>
@@ -44,7 +49,7 @@ export function lazyFieldModule(name: string) {
   return {
     Field: lazyField(load),
     FieldTimeRangePicker: lazyField(() =>
-      load().then((module) => ({ default: module.FieldTimeRangePicker as ComponentType<any> })),
+      load().then((module) => ({ default: module.FieldTimeRangePicker as AnyComponent })),
     ),
   };
 }

@@ -9,7 +9,7 @@ export function formatDate(ms: number | null | undefined): string {
 export function plainExcerpt(html: string | null | undefined, max: number): string {
   // DOMParser runs no scripts; their text and that of styles is not visible, so it goes.
   const doc = new DOMParser().parseFromString(html ?? '', 'text/html');
-  doc.querySelectorAll('script, style, noscript, template').forEach((node) => node.remove());
+  for (const node of doc.querySelectorAll('script, style, noscript, template')) node.remove();
   const text = (doc.body.textContent ?? '').replace(/\s+/g, ' ').trim();
   return text.length > max ? `${text.slice(0, max)}...` : text;
 }

@@ -138,7 +138,7 @@ export async function backup(db: Db, file: string): Promise<TableCounts> {
           const binary = names.filter((name) => isBinary(info.columns.get(name)!.column));
           await write(gzip, { table: info.name, columns: names, binary });
           let rows = 0;
-          let after: unknown = undefined;
+          let after: unknown ;
           for (;;) {
             const batch = (await tx
               .select()

@@ -108,7 +108,7 @@ type QueryCallback = (error: Error | null, result?: unknown) => void;
 function boundedClient(boundMs: number): typeof pg.Client {
   return class BoundedClient extends pg.Client {
     // pg's query() has many overloads; this one forwards them all.
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    // biome-ignore lint/suspicious/noExplicitAny: pg's query() overloads take and give any; this forwards them all.
     query(config: any, values?: any, callback?: any): any {
       // Cursors and other submittables keep a portal open across calls: left as they are.
       if (typeof config?.submit === 'function') return super.query(config, values, callback);

@@ -1,4 +1,5 @@
 import { PassThrough } from 'node:stream';
+import { stripVTControlCharacters } from 'node:util';
 import { buildApp } from '../app';
 import { loadConfig } from '../config';
 import { openDatabase, type Database } from '../db/client';
@@ -49,7 +50,7 @@ describe('the request log', () => {
     await app.inject({ method: 'GET', url: '/api/type', headers: { authorization: 'Bearer secret-token' } });
     await app.close();
     await new Promise((resolve) => setImmediate(resolve));
-    const text = out.text().replace(/\x1b\[[0-9;]*m/g, '');
+    const text = stripVTControlCharacters(out.text());
     const lines = text.trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^\[\d\d:\d\d:\d\d\] INFO: GET \/api\/type 401 \d+\.\d ms$/);

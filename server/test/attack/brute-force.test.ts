@@ -91,13 +91,13 @@ describe('brute force: another spelling of the path is no way around the throttl
     if (statuses.has(404)) {
       // Not a route: every answer is the 404 envelope, and the right password gets no further.
       expect([...statuses]).toEqual([404]);
-      guesses.forEach((r) => expectRefusal(r, 404));
+      for (const r of guesses) expectRefusal(r, 404);
       expectRefusal(await attempt(t, loginId, `${loginId}-password`, { url, ip }), 404);
       return;
     }
     // The login route itself: each guess was checked and counted, so the account is now locked
     // whichever path asks next.
-    guesses.forEach((r) => expectRefusal(r, 401, WRONG));
+    for (const r of guesses) expectRefusal(r, 401, WRONG);
     expectRefusal(await attempt(t, loginId, `${loginId}-password`, { ip }), 429, LOCKED);
     expectRefusal(await attempt(t, loginId, `${loginId}-password`, { url, ip }), 429, LOCKED);
   });

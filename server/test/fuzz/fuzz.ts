@@ -401,7 +401,7 @@ export class Actors {
       if ((await db.select({ id: table.id }).from(table).where(eq(table.id, id))).length === 0) missing = true;
     }
     const [normal] = await db.select().from(admins).where(eq(admins.id, this.world.normal.id));
-    const normalBroken = !normal || normal.permission !== 2 || !normal.enabled || !(await this.alive(this.world.normal.token));
+    const normalBroken = normal?.permission !== 2 || !normal.enabled || !(await this.alive(this.world.normal.token));
     if (missing || normalBroken) await this.rebuild();
   }
 

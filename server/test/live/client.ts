@@ -4,6 +4,7 @@ import { ADMIN_LOGIN, ADMIN_PASSWORD, CAPTCHA } from './server-process';
 export interface Answer {
   status: number;
   // The envelope's payload differs per route; callers read the fields they asked for.
+  // biome-ignore lint/suspicious/noExplicitAny: see above.
   body: any;
   ms: number;
   headers: Headers;

@@ -121,7 +121,7 @@ export function createAuthService(deps: {
       const claims = (await getTokens()).verify(match[1]);
       if (!claims) throw unauthorized();
       const admin = await repo.findSessionAdmin(claims.sid, claims.sub, now());
-      if (!admin || !admin.enabled) throw unauthorized();
+      if (!admin?.enabled) throw unauthorized();
       return {
         id: admin.id,
         loginId: admin.loginId,

@@ -163,9 +163,13 @@ describe('comment lists', () => {
     book = await f.book(node, { bookTitle: '深入浅出 Node.js' });
     // 40 comments on issue A, 20 on issue B, 15 on the book; one second apart, in that order.
     let at = BASE;
-    for (let i = 0; i < 40; i++) await f.comment({ userId: i % 2 ? bob : alice, issueId: issueA, typeId: react, commentDate: (at += 1000), commentContent: `<p>A${i}</p>` });
-    for (let i = 0; i < 20; i++) await f.comment({ userId: bob, issueId: issueB, typeId: node, commentDate: (at += 1000), commentContent: `<p>B${i}</p>` });
-    for (let i = 0; i < 15; i++) await f.comment({ userId: alice, bookId: book, typeId: node, commentDate: (at += 1000), commentContent: `<p>K${i}</p>` });
+    const tick = () => {
+      at += 1000;
+      return at;
+    };
+    for (let i = 0; i < 40; i++) await f.comment({ userId: i % 2 ? bob : alice, issueId: issueA, typeId: react, commentDate: tick(), commentContent: `<p>A${i}</p>` });
+    for (let i = 0; i < 20; i++) await f.comment({ userId: bob, issueId: issueB, typeId: node, commentDate: tick(), commentContent: `<p>B${i}</p>` });
+    for (let i = 0; i < 15; i++) await f.comment({ userId: alice, bookId: book, typeId: node, commentDate: tick(), commentContent: `<p>K${i}</p>` });
     await f.comment({ userId: alice, issueId: issueB, typeId: node, commentDate: BASE - 1, commentContent: '<p>50%_off</p>' });
     await f.comment({ userId: alice, issueId: issueB, typeId: node, commentDate: BASE - 2, commentContent: '<p>50X-off</p>' });
   });
