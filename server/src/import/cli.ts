@@ -15,12 +15,13 @@ import { formatReport } from './report';
 import { readSource } from './source';
 import { SourceError } from './values';
 
-const USAGE = `用法：npm run import -- <来源> [--static <旧服务器的 public/static 文件夹>] [--dry-run] [--update] [--reset-legacy-passwords]
+const USAGE = `用法：npm run import -- <来源> [--static <旧服务器的 public/static 文件夹>] [--dry-run] [--update] [--reset-legacy-passwords] [--report <文件>]
   <来源>                    Navicat 导出的脚本（Dump Script，.js），或 mongoexport 导出的 <集合名>.json 所在的文件夹
   --static <文件夹>         头像和封面的 /static/... 图片从这里读取并存为上传的图片
   --dry-run                 全部做一遍但不提交，只打印报告
   --update                  已存在（同一 id）的记录用来源覆盖（默认不动）
   --reset-legacy-passwords  给每个导入的管理员一个新的随机密码（只打印这一次），不保留旧的 md5 密码
+  --report <文件>           把完整报告（每条跳过、修正的记录）写成 JSON 文件
 数据库与服务器相同：设置了 DATABASE_URL 时是该 PostgreSQL，否则是 DATA_DIR 中的内置数据库（先停止服务器）。`;
 
 class UsageError extends Error {}
@@ -28,11 +29,14 @@ class UsageError extends Error {}
 function progress(): (collection: Collection, done: number, total: number) => void {
   const tty = process.stderr.isTTY;
   const started = new Map<string, number>();
+  const ended = new Set<string>();
   let lastDraw = 0;
   return (collection, done, total) => {
+    if (ended.has(collection)) return;
     if (!started.has(collection)) started.set(collection, Date.now());
     const seconds = ((Date.now() - started.get(collection)!) / 1000).toFixed(1);
     const finished = done >= total;
+    if (finished) ended.add(collection);
     if (tty) {
       // Redrawn at most every 100 ms, and once more when the collection is done.
       if (!finished && Date.now() - lastDraw < 100) return;
@@ -57,6 +61,7 @@ async function main() {
       'dry-run': { type: 'boolean', default: false },
       update: { type: 'boolean', default: false },
       'reset-legacy-passwords': { type: 'boolean', default: false },
+      report: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -85,6 +90,10 @@ async function main() {
       progress: progress(),
     });
     console.log(formatReport(report));
+    if (values.report) {
+      fs.writeFileSync(path.resolve(values.report), `${JSON.stringify(report, null, 2)}\n`);
+      console.log(`完整报告已写入 ${path.resolve(values.report)}`);
+    }
     if (newPasswords.length) {
       console.log(report.dryRun ? '试运行，以下密码没有生效：' : '管理员的新密码（只显示这一次，请立即转交并妥善保存）：');
       for (const { loginId, password } of newPasswords) console.log(`  ${loginId}  ${password}`);

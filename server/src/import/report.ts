@@ -9,7 +9,14 @@ function pad(text: string, width: number): string {
   return text + ' '.repeat(Math.max(0, width - shown));
 }
 
-/** The summary table and every skipped, fixed or image-less record, as the console shows them. */
+/** At most this many records per list on the console; --report writes them all to a file. */
+const SHOWN = 50;
+const listed = (notices: Notice[]) =>
+  notices.length > SHOWN
+    ? [...notices.slice(0, SHOWN).map(describe), `  ……还有 ${notices.length - SHOWN} 条（完整列表：--report <文件>）`]
+    : notices.map(describe);
+
+/** The summary table and the skipped, fixed or image-less records, as the console shows them. */
 export function formatReport(report: ImportReport): string {
   const lines: string[] = [];
   lines.push(report.dryRun ? '试运行（--dry-run）：以下是将会发生的结果，数据库没有任何改动。' : '导入完成。');
@@ -24,10 +31,10 @@ export function formatReport(report: ImportReport): string {
   }
   lines.push(`图片：导入 ${report.images.brought} 张，${report.images.replaced.length} 条记录换成了默认图片`);
   const skips = report.collections.flatMap((c) => c.skips);
-  if (skips.length) lines.push(`跳过的记录（${skips.length}）：`, ...skips.map(describe));
+  if (skips.length) lines.push(`跳过的记录（${skips.length}）：`, ...listed(skips));
   const fixes = report.collections.flatMap((c) => c.fixes);
-  if (fixes.length) lines.push(`修正后导入的记录（${fixes.length} 处）：`, ...fixes.map(describe));
-  if (report.images.replaced.length) lines.push('换成默认图片的记录：', ...report.images.replaced.map(describe));
+  if (fixes.length) lines.push(`修正后导入的记录（${fixes.length} 处）：`, ...listed(fixes));
+  if (report.images.replaced.length) lines.push('换成默认图片的记录：', ...listed(report.images.replaced));
   const legacy = report.legacyPasswords;
   lines.push(
     `仍使用旧 md5 密码的账号：管理员 ${legacy.admins.length ? legacy.admins.join('、') : '无'}；用户 ${legacy.users} 个${
