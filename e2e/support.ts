@@ -24,13 +24,17 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** The built app and server on an empty data folder, on a free loopback port; it dies with the tests. */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+/**
+ * The built app and server on an empty data folder, on a free loopback port; it dies with the tests.
+ * `prepare` runs on the data folder before the server starts (an import into a fresh install).
+ */
+export async function startServer(env: Record<string, string> = {}, prepare?: (dataDir: string) => void): Promise<RunningServer> {
   const webRoot = path.join(ROOT, 'dist');
   if (!fs.existsSync(path.join(webRoot, 'index.html'))) {
     throw new Error('the app is not built: run `npm run test:e2e`, which builds it first');
   }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cs-e2e-'));
+  prepare?.(dataDir);
   const server = await ServerProcess.start({ dataDir, webRoot, env });
   return {
     url: server.url,
