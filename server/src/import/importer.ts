@@ -77,6 +77,7 @@ export interface ImportResult {
 class DryRunRollback extends Error {}
 
 const BATCH = 2000;
+const BATCH_BYTES = 8 * 1024 * 1024;
 
 type Row = Record<string, unknown> & { id: string };
 
@@ -330,19 +331,30 @@ export async function runImport(db: Db, data: SourceData, options: ImportOptions
         if (c.row.bookId) touchedParents.books.add(String(c.row.bookId));
       }
     }
-    for (let i = 0; i < candidates.length; i += BATCH) {
-      const batch = candidates.slice(i, i + BATCH);
-      const json = JSON.stringify(batch.map((c) => Object.fromEntries(columns.map(({ key, name }) => [name, c.row[key]]))));
+    // A batch is BATCH rows or BATCH_BYTES of JSON, whichever comes first (books' HTML may be 500 KB each).
+    let batch: string[] = [];
+    let batchBytes = 0;
+    let written = 0;
+    const flush = async () => {
+      if (!batch.length) return;
       await tx.execute(
-        sql`insert into ${spec.table} select * from json_populate_recordset(null::${spec.table}, ${json}::json)${onConflict}`,
+        sql`insert into ${spec.table} select * from json_populate_recordset(null::${spec.table}, ${`[${batch.join(',')}]`}::json)${onConflict}`,
       );
-      for (const c of batch) {
-        if (existing.has(c.row.id)) out.updated++;
-        else out.imported++;
-      }
+      written += batch.length;
+      batch = [];
+      batchBytes = 0;
       // "Done" is said once, after the counters.
-      options.progress?.(collection, Math.max(0, Math.min(docs.length - 1, out.imported + out.updated + out.skipped)), docs.length);
+      options.progress?.(collection, Math.max(0, Math.min(docs.length - 1, written + out.skipped)), docs.length);
+    };
+    for (const c of candidates) {
+      const json = JSON.stringify(Object.fromEntries(columns.map(({ key, name }) => [name, c.row[key]])));
+      if (batch.length && (batch.length >= BATCH || batchBytes + json.length > BATCH_BYTES)) await flush();
+      batch.push(json);
+      batchBytes += json.length;
+      if (existing.has(c.row.id)) out.updated++;
+      else out.imported++;
     }
+    await flush();
 
     if (collection === 'comments') {
       // Counters follow from the rows: the dump's commentNumber is not trusted.
