@@ -25,7 +25,7 @@ fs.mkdirSync(out, { recursive: true });
 
 const START = Date.UTC(2022, 0, 1);
 let counter = 0;
-const oid = (ms: number) => ({ $oid: Math.floor(ms / 1000).toString(16).padStart(8, '0') + 'be7c0ffee0' + (counter++).toString(16).padStart(6, '0') });
+const oid = (ms: number) => ({ $oid: `${Math.floor(ms / 1000).toString(16).padStart(8, '0')}be7c0ffee0${(counter++).toString(16).padStart(6, '0')}` });
 const write = (name: string, docs: Iterable<object>) => {
   const fd = fs.openSync(path.join(out, `${name}.json`), 'w');
   let chunk = '';

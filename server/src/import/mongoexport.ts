@@ -77,7 +77,8 @@ export async function readExportFile(filePath: string): Promise<SourceDoc[]> {
     } catch (error) {
       throw new ExportSyntaxError(file, 1, `不是有效的 JSON（${(error as Error).message}）`);
     }
-    (parsed as unknown[]).forEach((item, i) => docs.push({ doc: toDoc(item, file, i + 1), line: i + 1, file }));
+    if (!Array.isArray(parsed)) throw new ExportSyntaxError(file, 1, '不是 JSON 数组');
+    for (const [i, item] of parsed.entries()) docs.push({ doc: toDoc(item, file, i + 1), line: i + 1, file });
     return docs;
   }
   const lines = readline.createInterface({ input: fs.createReadStream(filePath, 'utf8'), crlfDelay: Number.POSITIVE_INFINITY });
