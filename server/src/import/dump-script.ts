@@ -223,7 +223,7 @@ class Parser {
     while (!this.accept('}')) {
       this.skip();
       const c = this.peekChar();
-      if (!c) this.fail(`第 ${line} 行的 "{" 没有闭合`, line);
+      if (!c) this.fail('"{" 到文件末尾都没有闭合', line);
       const key = c === '"' || c === "'" ? this.string() : isIdentStart(c) || /[0-9]/.test(c) ? this.key() : this.fail(`${this.describeHere()}，应为字段名`);
       this.expect(':', '":"');
       // Own property even for "__proto__": a plain assignment would change the object's prototype.
@@ -231,7 +231,7 @@ class Parser {
       this.skip();
       if (this.peekChar() === '}') continue;
       if (!this.accept(',')) {
-        if (!this.peekChar()) this.fail(`第 ${line} 行的 "{" 没有闭合`, line);
+        if (!this.peekChar()) this.fail('"{" 到文件末尾都没有闭合', line);
         this.fail(`${this.describeHere()}，应为 "," 或 "}"`);
       }
     }
@@ -251,12 +251,12 @@ class Parser {
     const out: Value[] = [];
     while (!this.accept(']')) {
       this.skip();
-      if (!this.peekChar()) this.fail(`第 ${line} 行的 "[" 没有闭合`, line);
+      if (!this.peekChar()) this.fail('"[" 到文件末尾都没有闭合', line);
       out.push(this.value(depth + 1));
       this.skip();
       if (this.peekChar() === ']') continue;
       if (!this.accept(',')) {
-        if (!this.peekChar()) this.fail(`第 ${line} 行的 "[" 没有闭合`, line);
+        if (!this.peekChar()) this.fail('"[" 到文件末尾都没有闭合', line);
         this.fail(`${this.describeHere()}，应为 "," 或 "]"`);
       }
     }
