@@ -29,7 +29,7 @@ interface Paged<T> {
 }
 
 beforeAll(async () => {
-  server = await startServer({}, ['--demo']);
+  server = await startServer({}, { args: ['--demo'] });
   browser = await launchBrowser();
   root = await apiSignIn(server.url, ADMIN_LOGIN, ADMIN_PASSWORD);
   const first = async (path: string) => (await root.call<Paged<{ _id: string }>>('GET', `${path}?current=1&pageSize=1`)).data[0]._id;

@@ -25,15 +25,20 @@ export interface RunningServer {
 }
 
 /**
- * The built app and server on an empty data folder (or, with `--demo` among `args`, the demo
- * content), on a free loopback port; it dies with the tests.
+ * The built app and server on an empty data folder, on a free loopback port; it dies with the tests.
+ * `args` go to the server (`--demo`: the demo content); `prepare` runs on the data folder before the
+ * server starts (an import into a fresh install).
  */
-export async function startServer(env: Record<string, string> = {}, args: string[] = []): Promise<RunningServer> {
+export async function startServer(
+  env: Record<string, string> = {},
+  { args = [], prepare }: { args?: string[]; prepare?: (dataDir: string) => void } = {},
+): Promise<RunningServer> {
   const webRoot = path.join(ROOT, 'dist');
   if (!fs.existsSync(path.join(webRoot, 'index.html'))) {
     throw new Error('the app is not built: run `npm run test:e2e`, which builds it first');
   }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cs-e2e-'));
+  prepare?.(dataDir);
   const server = await ServerProcess.start({ dataDir, webRoot, env, args });
   return {
     url: server.url,

@@ -32,6 +32,8 @@ export const admins = pgTable(
     id: id('id').primaryKey(),
     loginId: text('login_id').notNull(),
     passwordHash: text('password_hash').notNull(),
+    /** True while passwordHash is the old system's unsalted md5 (an imported account, docs/import.md). */
+    passwordLegacy: boolean('password_legacy').notNull().default(false),
     nickname: text('nickname').notNull(),
     avatar: text('avatar').notNull(),
     permission: smallint('permission').notNull(),
@@ -98,6 +100,8 @@ export const users = pgTable(
     id: id('id').primaryKey(),
     loginId: text('login_id').notNull(),
     passwordHash: text('password_hash').notNull(),
+    /** True while passwordHash is the old system's unsalted md5 (an imported account, docs/import.md). */
+    passwordLegacy: boolean('password_legacy').notNull().default(false),
     nickname: text('nickname').notNull(),
     avatar: text('avatar').notNull(),
     mail: text('mail').notNull().default(''),

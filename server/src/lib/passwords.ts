@@ -1,4 +1,4 @@
-import { randomBytes, randomInt } from 'node:crypto';
+import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import { MIN_PASSWORD_LENGTH } from './defaults';
 import { badRequest } from './errors';
@@ -22,6 +22,16 @@ export async function verifyPassword(passwordHash: string, password: string): Pr
   } catch {
     return false;
   }
+}
+
+/**
+ * The old system's hash: unsalted md5 hex of the password, kept only for imported accounts until
+ * their first sign-in replaces it (docs/import.md).
+ */
+export function verifyLegacyMd5(md5Hex: string, password: string): boolean {
+  const expected = Buffer.from(md5Hex.toLowerCase(), 'hex');
+  const actual = createHash('md5').update(password, 'utf8').digest();
+  return expected.length === actual.length && timingSafeEqual(expected, actual);
 }
 
 let dummyHash: Promise<string> | null = null;

@@ -32,6 +32,9 @@ const READ_ONLY = {
   commentNumber: 9999,
   passwordHash: 'plain-text',
   password_hash: 'plain-text',
+  // An md5 hash marked legacy would let anyone who knows an md5 sign in: never settable from outside.
+  passwordLegacy: true,
+  password_legacy: true,
   loginPwdHash: 'plain-text',
   isAdmin: true,
   role: 'super',

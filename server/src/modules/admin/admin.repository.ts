@@ -3,6 +3,7 @@ import type { Db } from '../../db/client';
 import { admins } from '../../db/schema';
 
 export type AdminRow = typeof admins.$inferSelect;
+export type NewAdminRow = typeof admins.$inferInsert;
 export type AdminRepository = ReturnType<typeof createAdminRepository>;
 
 export function createAdminRepository(db: Db) {
@@ -27,7 +28,7 @@ export function createAdminRepository(db: Db) {
     },
 
     /** Inserts unless the loginId is taken; null means it was (also when two writers race). */
-    async insert(row: AdminRow, executor: Db = db): Promise<AdminRow | null> {
+    async insert(row: NewAdminRow, executor: Db = db): Promise<AdminRow | null> {
       const [created] = await executor.insert(admins).values(row).onConflictDoNothing().returning();
       return created ?? null;
     },
@@ -35,6 +36,17 @@ export function createAdminRepository(db: Db) {
     async update(id: string, changes: Partial<Omit<AdminRow, 'id' | 'loginId' | 'createdAt'>>, executor: Db = db) {
       const [row] = await executor.update(admins).set(changes).where(eq(admins.id, id)).returning();
       return row ?? null;
+    },
+
+    /**
+     * Replaces an imported md5 hash by an argon2id one once its password was proven. Only while it
+     * is still legacy: a password set meanwhile by someone else is never overwritten.
+     */
+    async replaceLegacyPassword(id: string, passwordHash: string): Promise<void> {
+      await db
+        .update(admins)
+        .set({ passwordHash, passwordLegacy: false })
+        .where(and(eq(admins.id, id), eq(admins.passwordLegacy, true)));
     },
 
     async delete(id: string, executor: Db = db): Promise<boolean> {

@@ -103,7 +103,7 @@ export function createAdminService(deps: { db: Db; admins: AdminRepository; auth
           {
             ...(body.nickname !== undefined && { nickname: body.nickname }),
             ...(body.avatar !== undefined && { avatar: body.avatar || DEFAULT_AVATAR }),
-            ...(passwordHash && { passwordHash }),
+            ...(passwordHash && { passwordHash, passwordLegacy: false }),
             enabled,
             permission,
           },

@@ -3,7 +3,7 @@ import svgCaptcha from 'svg-captcha';
 import { AUTH_MESSAGES } from '../../../../contract/auth';
 import type { LoginBody, LoginResult } from '../../../../contract/auth';
 import { AppError, badRequest, forbidden, unauthorized } from '../../lib/errors';
-import { verifyAgainstNothing, verifyPassword } from '../../lib/passwords';
+import { hashPassword, verifyAgainstNothing, verifyLegacyMd5, verifyPassword } from '../../lib/passwords';
 import type { AdminRepository } from '../admin/admin.repository';
 import { toAdmin } from '../admin/admin.service';
 import type { AuthRepository } from './auth.repository';
@@ -95,10 +95,16 @@ export function createAuthService(deps: {
       if (keys.some((key) => (failures.get(key) ?? 0) >= THROTTLE_MAX_FAILURES)) throw tooManyAttempts();
 
       const admin = await admins.findByLoginId(body.loginId);
-      const passwordOk = admin
-        ? await verifyPassword(admin.passwordHash, body.loginPwd)
-        : await verifyAgainstNothing(body.loginPwd);
+      const passwordOk = !admin
+        ? await verifyAgainstNothing(body.loginPwd)
+        : admin.passwordLegacy
+          ? // An imported account's md5 (docs/import.md); a wrong guess spends an argon2 check's
+            // time as well, so the answer's timing does not tell such accounts apart.
+            verifyLegacyMd5(admin.passwordHash, body.loginPwd) || (await verifyAgainstNothing(body.loginPwd))
+          : await verifyPassword(admin.passwordHash, body.loginPwd);
       const succeeded = Boolean(admin && passwordOk);
+      // The first proof of an imported password is the moment to replace its md5 for good.
+      if (admin && succeeded && admin.passwordLegacy) await admins.replaceLegacyPassword(admin.id, await hashPassword(body.loginPwd));
       // Attempts in flight are not failures; each counts once its password was checked. They
       // settle one at a time: once the limit is reached, the attempts still in flight learn
       // nothing of their password, so concurrent guesses get no more answers than sequential ones.

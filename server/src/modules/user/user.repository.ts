@@ -6,8 +6,8 @@ import { users } from '../../db/schema';
 import type { Locked } from '../../db/write-lock';
 import type { PageRequest } from '../../lib/paging';
 
-/** A user as it may leave the database: everything but the password hash. */
-export type UserRow = Omit<typeof users.$inferSelect, 'passwordHash'>;
+/** A user as it may leave the database: everything but the password hash (and its kind). */
+export type UserRow = Omit<typeof users.$inferSelect, 'passwordHash' | 'passwordLegacy'>;
 export type NewUserRow = typeof users.$inferInsert;
 export type UserChanges = Partial<Omit<typeof users.$inferSelect, 'id' | 'registerDate' | 'lastLoginDate'>>;
 export type UserRepository = ReturnType<typeof createUserRepository>;

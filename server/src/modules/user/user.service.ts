@@ -94,7 +94,7 @@ export function createUserService(deps: {
         ...fields,
         ...(fields.avatar !== undefined && { avatar: fields.avatar || DEFAULT_AVATAR }),
         // An empty password field means "unchanged", as on the admin form.
-        ...(loginPwd && { passwordHash: await hashPassword(loginPwd) }),
+        ...(loginPwd && { passwordHash: await hashPassword(loginPwd), passwordLegacy: false }),
       };
       if (!Object.keys(changes).length) return toUser(await mustFind(id));
       try {
