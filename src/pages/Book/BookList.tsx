@@ -4,6 +4,7 @@ import { history } from '@umijs/max';
 import { Image } from 'antd';
 import { useRef } from 'react';
 import { dateColumn, indexColumn, serverPagination, tableOptions, typeColumn } from '@/components/listColumns';
+import { batchSelection } from '@/components/BatchBar';
 import { AddButton, DeleteAction } from '@/components/ListActions';
 import { DEFAULT_BOOK_COVER } from '@/constants';
 import { useTypeOptions } from '@/hooks/useTypeOptions';
@@ -73,6 +74,7 @@ export default function BookList() {
         request={listBooks}
         pagination={serverPagination}
         options={tableOptions}
+        {...batchSelection<Book>({ resource: 'book', actions: [{ action: 'delete', label: '删除', danger: true }], onDone: () => actionRef.current?.reload() })}
         toolBarRender={() => [
           <AddButton key="add" to="/book/addBook">
             添加书籍

@@ -5,6 +5,7 @@ import { Card, Descriptions, Modal, Radio } from 'antd';
 import { useRef, useState } from 'react';
 import HtmlView from '@/components/HtmlView';
 import { dateColumn, indexColumn, serverPagination, tableOptions, typeColumn } from '@/components/listColumns';
+import { batchSelection } from '@/components/BatchBar';
 import { DeleteAction } from '@/components/ListActions';
 import { useTypeOptions } from '@/hooks/useTypeOptions';
 import { listComments, removeComment } from '@/services/comment';
@@ -77,6 +78,7 @@ export default function CommentList() {
         request={listComments}
         pagination={serverPagination}
         options={tableOptions}
+        {...batchSelection<CommentRow>({ resource: 'comment', actions: [{ action: 'delete', label: '删除', danger: true }], onDone: () => actionRef.current?.reload() })}
       />
       <Modal
         title="评论详情"

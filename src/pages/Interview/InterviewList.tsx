@@ -3,6 +3,7 @@ import { PageContainer, ProTable } from '@ant-design/pro-components';
 import { history } from '@umijs/max';
 import { useRef } from 'react';
 import { dateColumn, indexColumn, serverPagination, tableOptions, typeColumn } from '@/components/listColumns';
+import { batchSelection } from '@/components/BatchBar';
 import { AddButton, DeleteAction } from '@/components/ListActions';
 import { useTypeOptions } from '@/hooks/useTypeOptions';
 import { listInterviews, removeInterview } from '@/services/interview';
@@ -57,6 +58,7 @@ export default function InterviewList() {
         request={listInterviews}
         pagination={serverPagination}
         options={tableOptions}
+        {...batchSelection<Interview>({ resource: 'interview', actions: [{ action: 'delete', label: '删除', danger: true }], onDone: () => actionRef.current?.reload() })}
         toolBarRender={() => [
           <AddButton key="add" to="/interview/addInterview">
             添加题目

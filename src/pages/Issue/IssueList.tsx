@@ -4,6 +4,7 @@ import { history } from '@umijs/max';
 import { Switch } from 'antd';
 import { useRef } from 'react';
 import { indexColumn, serverPagination, tableOptions, typeColumn } from '@/components/listColumns';
+import { batchSelection } from '@/components/BatchBar';
 import { DeleteAction } from '@/components/ListActions';
 import { usePendingIds } from '@/hooks/usePendingIds';
 import { useTypeOptions } from '@/hooks/useTypeOptions';
@@ -93,6 +94,15 @@ export default function IssueList() {
         request={listIssues}
         pagination={serverPagination}
         options={tableOptions}
+        {...batchSelection<Issue>({
+          resource: 'issue',
+          actions: [
+            { action: 'approve', label: '审核通过' },
+            { action: 'unapprove', label: '取消审核' },
+            { action: 'delete', label: '删除', danger: true },
+          ],
+          onDone: reload,
+        })}
       />
     </PageContainer>
   );
