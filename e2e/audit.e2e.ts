@@ -89,7 +89,8 @@ describe('audit log and bulk actions in a real browser', () => {
     await page.getByText('确定要把这些字段恢复为修改前的值吗？').waitFor();
     await confirmPopup().click();
     await expectMessage(page, '已恢复此版本');
-    await drawer.getByText('恢复').first().waitFor();
+    // The drawer stays open and shows the revert as the newest entry.
+    await drawer.locator('.ant-tag', { hasText: /^恢复$/ }).waitFor();
 
     expect((await root.call<{ nickname: string }>('GET', `/api/user/${user._id}`)).nickname).toBe('原来的昵称');
     // The edit page shows the record as it now is.

@@ -30,8 +30,11 @@ interface FormPageProps<Values, Item> {
   listPath: string;
   /** An edit page's record and the way back when it cannot be loaded; the form waits for it. */
   record?: { loaded: Loaded<Item>; backText: string; reload?: () => void };
-  /** An edit page's 历史 button: the record's history, from which a change can be put back. */
-  historyOf?: AuditEntity;
+  /**
+   * An edit page's 历史 button: the record's history, from which a change can be put back. It stays
+   * while the record loads again after a revert, so its drawer stays open.
+   */
+  historyOf?: { entity: AuditEntity; id: string };
   /**
    * Sends the form. A refusal rejects, once the request layer has shown it (services/api.ts): the
    * page then stays with what was typed. An answer carrying `initialPassword` (an account whose
@@ -100,16 +103,7 @@ export default function FormPage<Values, Item = undefined>({
   return (
     <PageContainer
       title={title}
-      extra={
-        historyOf &&
-        record?.loaded.status === 'ready' && (
-          <HistoryButton
-            entity={historyOf}
-            id={(record.loaded.value as { _id: string })._id}
-            onReverted={record.reload}
-          />
-        )
-      }
+      extra={historyOf && <HistoryButton entity={historyOf.entity} id={historyOf.id} onReverted={record?.reload} />}
     >
       {body}
       <InitialPasswordModal

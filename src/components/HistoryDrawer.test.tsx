@@ -94,6 +94,10 @@ describe('历史 drawer', () => {
     // The edit page loads the user again: its form shows the restored nickname.
     await waitFor(() => expect(sent.filter((r) => r.url === `/api/user/${USER_ID}`)).toHaveLength(2));
     expect(await screen.findByDisplayValue('爱丽丝')).toBeInTheDocument();
+    // The drawer stayed open through the reload and shows the revert as the newest entry.
+    const entries = screen.getAllByTestId('history-entry');
+    expect(entries).toHaveLength(3);
+    expect(within(entries[0]).getByText('恢复')).toBeInTheDocument();
   });
 
   it('shows the server refusal and keeps the drawer when the record changed since', async () => {

@@ -15,7 +15,7 @@ export default function EditBook() {
       title="编辑书籍信息"
       listPath={LIST_PATH}
       record={{ loaded, backText: '返回书籍列表', reload }}
-      historyOf="book"
+      historyOf={{ entity: 'book', id }}
       save={(fields: CreateBookBody) => updateBook(id, fields)}
       saved="书籍信息修改成功"
     >

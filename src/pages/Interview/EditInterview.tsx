@@ -15,7 +15,7 @@ export default function EditInterview() {
       title="编辑题目"
       listPath={LIST_PATH}
       record={{ loaded, backText: '返回题目列表', reload }}
-      historyOf="interview"
+      historyOf={{ entity: 'interview', id }}
       save={(fields: CreateInterviewBody) => updateInterview(id, fields)}
       saved="修改题目成功"
     >

@@ -22,9 +22,10 @@ export default function InterviewDetail() {
       title="题目详情"
       onBack={() => history.push(LIST_PATH)}
       extra={
-        loaded.status === 'ready' && (
-          <Space>
-            <HistoryButton entity="interview" id={loaded.value._id} onReverted={reload} />
+        <Space>
+          {/* Not tied to the loaded record: it stays, drawer open, while the record loads again. */}
+          <HistoryButton entity="interview" id={id} onReverted={reload} />
+          {loaded.status === 'ready' && (
             <Button
               type="primary"
               icon={<EditOutlined />}
@@ -32,8 +33,8 @@ export default function InterviewDetail() {
             >
               编辑
             </Button>
-          </Space>
-        )
+          )}
+        </Space>
       }
     >
       {loaded.status === 'failed' ? (

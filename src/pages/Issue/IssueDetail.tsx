@@ -158,7 +158,7 @@ export default function IssueDetail() {
   return (
     <PageContainer
       title="问答详情"
-      extra={issue.status === 'ready' && <HistoryButton entity="issue" id={issue.value._id} onReverted={reload} />}
+      extra={<HistoryButton entity="issue" id={id} onReverted={reload} />}
     >
       {issue.status === 'loading' ? (
         <Card loading />

@@ -15,7 +15,7 @@ export default function EditUser() {
       title="编辑用户"
       listPath="/user/userList"
       record={{ loaded, backText: '返回用户列表', reload }}
-      historyOf="user"
+      historyOf={{ entity: 'user', id }}
       unchanged={(values: UserFormValues, user: User) =>
         Object.keys(toUserChanges(values, user)).length === 0
       }
