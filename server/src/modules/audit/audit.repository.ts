@@ -1,6 +1,7 @@
-import { and, count, desc, eq, gte, inArray, lt, lte, type SQL } from 'drizzle-orm';
+import { and, count, eq, gte, inArray, lt, lte, type SQL } from 'drizzle-orm';
 import { DEFAULT_PAGE_SIZE, FIRST_PAGE, type Page } from '../../../../contract/paging';
 import type { Db } from '../../db/client';
+import { newestFirst } from '../../db/list';
 import { auditLog } from '../../db/schema';
 import type { PageRequest } from '../../lib/paging';
 
@@ -21,8 +22,8 @@ export const PURGE_BATCH = 1000;
 /** At most this many entries in one record's history (a record changed more often shows its latest). */
 export const HISTORY_LIMIT = 200;
 
-// Newest first, and the same order as every index of the table (`at desc, id desc`).
-const NEWEST_FIRST = [desc(auditLog.at), desc(auditLog.id)];
+// Newest first, said exactly as the indexes are built (`desc nulls last`, see db/list.ts newestFirst).
+const NEWEST_FIRST = newestFirst(auditLog.at, auditLog.id);
 
 export function createAuditRepository(db: Db) {
   return {
@@ -54,11 +55,11 @@ export function createAuditRepository(db: Db) {
     },
 
     /** One record's history, newest first (audit_log_record_idx). */
-    history(entity: string, entityId: string, adminId?: string): Promise<AuditRow[]> {
+    history(entity: string, entityId: string): Promise<AuditRow[]> {
       return db
         .select()
         .from(auditLog)
-        .where(and(eq(auditLog.entity, entity), eq(auditLog.entityId, entityId), adminId ? eq(auditLog.adminId, adminId) : undefined))
+        .where(and(eq(auditLog.entity, entity), eq(auditLog.entityId, entityId)))
         .orderBy(...NEWEST_FIRST)
         .limit(HISTORY_LIMIT);
     },
