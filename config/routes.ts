@@ -158,6 +158,13 @@ const routes: AppRoute[] = [
     access: 'canNormalAdmin',
   },
   {
+    path: '/audit',
+    name: '操作日志',
+    icon: 'HistoryOutlined',
+    component: './Audit/AuditList',
+    access: 'canNormalAdmin',
+  },
+  {
     path: '/typeList',
     name: '类型',
     icon: 'AppstoreOutlined',

@@ -14,6 +14,11 @@ import { registerOpenApi } from './plugins/openapi';
 import { registerSecurityHeaders } from './plugins/security';
 import { validatorOptions } from './plugins/validation';
 import { registerWeb } from './plugins/web';
+import { createAudit } from './modules/audit/audit';
+import { createAuditRepository } from './modules/audit/audit.repository';
+import { createAuditRetention } from './modules/audit/audit.retention';
+import { auditRoutes } from './modules/audit/audit.routes';
+import { createAuditService } from './modules/audit/audit.service';
 import { createAdminRepository } from './modules/admin/admin.repository';
 import { adminRoutes } from './modules/admin/admin.routes';
 import { createAdminService } from './modules/admin/admin.service';
@@ -85,28 +90,52 @@ export async function buildApp({ config, database, logging = silentLogging(), no
   registerInputNormalisation(app);
 
   const { db } = database;
+  // Every service that writes records its writes here, in the write's own transaction.
+  const audit = createAudit({ now });
   const adminRepo = createAdminRepository(db);
   const authRepo = createAuthRepository(db);
   const auth = createAuthService({
+    db,
+    audit,
     repo: authRepo,
     admins: adminRepo,
     jwtSecret: config.jwtSecret,
     captchaTestAnswer: config.captchaTestAnswer,
     now,
   });
-  const admins = createAdminService({ db, admins: adminRepo, auth: authRepo, now });
+  const admins = createAdminService({ db, admins: adminRepo, auth: authRepo, audit, now });
   const typeRepo = createTypeRepository(db);
-  const types = createTypeService({ db, types: typeRepo, now });
-  const uploads = createUploadService({ uploads: createUploadRepository(db), now });
+  const types = createTypeService({ db, types: typeRepo, audit, now });
+  const uploads = createUploadService({ db, uploads: createUploadRepository(db), audit, now });
 
   const userRepo = createUserRepository(db);
   const issueRepo = createIssueRepository(db);
   const commentRepo = createCommentRepository(db);
-  const users = createUserService({ db, users: userRepo, issues: issueRepo, comments: commentRepo, now });
-  const books = createBookService({ db, books: createBookRepository(db), comments: commentRepo, types: typeRepo, now });
-  const interviews = createInterviewService({ db, interviews: createInterviewRepository(db), types: typeRepo, now });
-  const issues = createIssueService({ db, issues: issueRepo, comments: commentRepo, users: userRepo, types: typeRepo, now });
-  const comments = createCommentService({ db, comments: commentRepo, users: userRepo, now });
+  const users = createUserService({ db, users: userRepo, issues: issueRepo, comments: commentRepo, audit, now });
+  const books = createBookService({ db, books: createBookRepository(db), comments: commentRepo, types: typeRepo, audit, now });
+  const interviews = createInterviewService({ db, interviews: createInterviewRepository(db), types: typeRepo, audit, now });
+  const issues = createIssueService({ db, issues: issueRepo, comments: commentRepo, users: userRepo, types: typeRepo, audit, now });
+  const comments = createCommentService({ db, comments: commentRepo, users: userRepo, audit, now });
+  const auditRepo = createAuditRepository(db);
+  const auditLog = createAuditService({
+    repo: auditRepo,
+    reverters: {
+      admin: (actor, id, fields, guard) => admins.update(actor, id, fields, guard),
+      user: (actor, id, fields, guard) => users.update(actor, id, fields, guard),
+      book: (actor, id, fields, guard) => books.update(actor, id, fields, guard),
+      interview: (actor, id, fields, guard) => interviews.update(actor, id, fields, guard),
+      issue: (actor, id, fields, guard) => issues.update(actor, id, fields, guard),
+      type: (actor, id, fields, guard) => types.rename(actor, id, String(fields.typeName), guard),
+    },
+  });
+  const retention = createAuditRetention({
+    repo: auditRepo,
+    days: config.auditRetentionDays,
+    now,
+    onError: (error) => app.log.warn({ err: error }, 'audit retention pass failed'),
+  });
+  retention.start();
+  app.addHook('onClose', () => retention.stop());
   const stats = createStatsService({ stats: createStatsRepository(db), now });
 
   registerAuth(app, auth);
@@ -121,6 +150,7 @@ export async function buildApp({ config, database, logging = silentLogging(), no
   await app.register(interviewRoutes, { prefix: '/api/interview', interviews });
   await app.register(issueRoutes, { prefix: '/api/issue', issues });
   await app.register(commentRoutes, { prefix: '/api/comment', comments });
+  await app.register(auditRoutes, { prefix: '/api/audit', audit: auditLog });
   await app.register(statsRoutes, { prefix: '/api/stats', stats });
   await app.register(uploadedFileRoutes, { prefix: '/static/uploads', uploads });
 

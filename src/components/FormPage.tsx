@@ -2,10 +2,12 @@ import { PageContainer, ProForm, type ProFormProps } from '@ant-design/pro-compo
 import { history } from '@umijs/max';
 import { Card, Skeleton, Space } from 'antd';
 import { type ReactNode, useState } from 'react';
+import HistoryButton from '@/components/HistoryDrawer';
 import InitialPasswordModal from '@/components/InitialPasswordModal';
 import LoadFailed from '@/components/LoadFailed';
 import type { Loaded } from '@/hooks/useLoaded';
 import { message } from '@/utils/feedback';
+import type { AuditEntity } from '../../contract/audit';
 
 /** An account the server has just made a password for: shown once, never again. */
 interface GeneratedPassword {
@@ -27,7 +29,12 @@ interface FormPageProps<Values, Item> {
   /** Where the page goes once saved. */
   listPath: string;
   /** An edit page's record and the way back when it cannot be loaded; the form waits for it. */
-  record?: { loaded: Loaded<Item>; backText: string };
+  record?: { loaded: Loaded<Item>; backText: string; reload?: () => void };
+  /**
+   * An edit page's 历史 button: the record's history, from which a change can be put back. It stays
+   * while the record loads again after a revert, so its drawer stays open.
+   */
+  historyOf?: { entity: AuditEntity; id: string };
   /**
    * Sends the form. A refusal rejects, once the request layer has shown it (services/api.ts): the
    * page then stays with what was typed. An answer carrying `initialPassword` (an account whose
@@ -54,6 +61,7 @@ export default function FormPage<Values, Item = undefined>({
   save,
   saved,
   unchanged,
+  historyOf,
   children,
 }: FormPageProps<Values, Item>) {
   const [generated, setGenerated] = useState<GeneratedPassword>();
@@ -93,7 +101,10 @@ export default function FormPage<Values, Item = undefined>({
   } else body = <Card>{form(record.loaded.value)}</Card>;
 
   return (
-    <PageContainer title={title}>
+    <PageContainer
+      title={title}
+      extra={historyOf && <HistoryButton entity={historyOf.entity} id={historyOf.id} onReverted={record?.reload} />}
+    >
       {body}
       <InitialPasswordModal
         account={generated?.account}

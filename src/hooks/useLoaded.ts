@@ -9,10 +9,12 @@ export type Loaded<T> =
 /**
  * Runs `load` on mount and whenever it changes (keep it stable with useCallback), and answers
  * where it stands. A failure keeps the server's message so that the page can say why it is empty;
- * the request layer has already shown it once as a toast. `update` edits the loaded value in place.
+ * the request layer has already shown it once as a toast. `update` edits the loaded value in place;
+ * `reload` loads it again (a record changed elsewhere, e.g. restored from its history).
  */
 export function useLoaded<T>(load: () => Promise<T>) {
   const [state, setState] = useState<Loaded<T>>({ status: 'loading' });
+  const [generation, setGeneration] = useState(0);
 
   useEffect(() => {
     let current = true;
@@ -24,11 +26,13 @@ export function useLoaded<T>(load: () => Promise<T>) {
     return () => {
       current = false;
     };
-  }, [load]);
+  }, [load, generation]);
 
   const update = useCallback((change: (value: T) => T) => {
     setState((state) => (state.status === 'ready' ? { status: 'ready', value: change(state.value) } : state));
   }, []);
 
-  return [state, update] as const;
+  const reload = useCallback(() => setGeneration((n) => n + 1), []);
+
+  return [state, update, reload] as const;
 }

@@ -41,6 +41,7 @@ export const BACKED_UP_TABLES = [
   'issues',
   'comments',
   'uploads',
+  'audit_log',
 ] as const;
 
 /** Tables the database derives from the others (kept by triggers); a restore rebuilds them. */

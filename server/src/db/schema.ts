@@ -7,6 +7,7 @@ import {
   customType,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   smallint,
@@ -264,4 +265,34 @@ export const listDays = pgTable(
     n: bigint('n', { mode: 'number' }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.list, t.span, t.day] })],
+);
+
+/**
+ * The audit log (操作日志): one row per record written through the API, inserted in the same
+ * transaction as the write. `admin_id` is not a foreign key and `admin_login_id` is copied: an
+ * entry outlives the admin and keeps the account they had at the time. `changes` holds, for a
+ * change, the fields with their values before and after (never a password or its hash). Rows
+ * older than AUDIT_RETENTION_DAYS are removed by the server (modules/audit/audit.retention.ts).
+ * Every filter of GET /api/audit and the record history have an index ending in the list's order.
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    at: epochMs('at').notNull(),
+    adminId: id('admin_id').notNull(),
+    adminLoginId: text('admin_login_id').notNull(),
+    action: text('action').notNull(),
+    entity: text('entity').notNull(),
+    entityId: id('entity_id').notNull(),
+    title: text('title').notNull(),
+    changes: jsonb('changes'),
+  },
+  (t) => [
+    index('audit_log_at_idx').on(t.at.desc(), t.id.desc()),
+    index('audit_log_admin_at_idx').on(t.adminId, t.at.desc(), t.id.desc()),
+    index('audit_log_entity_at_idx').on(t.entity, t.at.desc(), t.id.desc()),
+    index('audit_log_action_at_idx').on(t.action, t.at.desc(), t.id.desc()),
+    index('audit_log_record_idx').on(t.entity, t.entityId, t.at.desc(), t.id.desc()),
+  ],
 );

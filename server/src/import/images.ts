@@ -4,8 +4,9 @@ import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { uploads } from '../db/schema';
 import { AppError } from '../lib/errors';
+import { newId } from '../lib/ids';
 import { createUploadRepository } from '../modules/upload/upload.repository';
-import { createUploadService, MAX_UPLOAD_BYTES, UPLOAD_URL_PREFIX } from '../modules/upload/upload.service';
+import { inspectImage, MAX_UPLOAD_BYTES, UPLOAD_URL_PREFIX } from '../modules/upload/upload.service';
 
 export type ImageOutcome = { path: string; brought: boolean } | { path: null; reason: string };
 
@@ -55,8 +56,11 @@ export function createImageImporter(staticDir: string | null) {
         .limit(1);
       if (same) return { path: `${UPLOAD_URL_PREFIX}${same.id}.${same.ext}`, brought: false };
       try {
-        const stored = await createUploadService({ uploads: createUploadRepository(tx) }).store(bytes);
-        return { path: stored, brought: true };
+        // The upload's own checks; the import's one audit entry covers the images it brings.
+        const { ext, mime } = await inspectImage(bytes);
+        const id = newId();
+        await createUploadRepository(tx).insert({ id, ext, mime, size: bytes.length, data: bytes, createdAt: Date.now() });
+        return { path: `${UPLOAD_URL_PREFIX}${id}.${ext}`, brought: true };
       } catch (error) {
         if (error instanceof AppError) return { path: null, reason: `图片 ${oldPath}：${error.message}` };
         throw error;

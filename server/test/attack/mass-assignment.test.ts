@@ -223,6 +223,58 @@ const CASES: Record<string, () => Promise<void>> = {
     expect(url).not.toContain(FORGED_ID);
     expect((await t.inject({ method: 'GET', url })).headers['content-type']).toBe('image/png');
   },
+
+  // A bulk action changes the one field it is about, on the records named, and nothing else.
+  'POST /api/user/batch': async () => {
+    const id = await fixtures().user();
+    const before = await row(users, id);
+    const response = await call('POST', '/api/user/batch', { ...READ_ONLY, action: 'disable', ids: [id], enabled: true, nickname: 'hacked' });
+    expect(response.statusCode).toBe(200);
+    expect(await row(users, id)).toEqual({ ...before, enabled: false });
+  },
+
+  'POST /api/issue/batch': async () => {
+    const id = await fixtures().issue(world.userId, world.typeId);
+    const before = await row(issues, id);
+    const response = await call('POST', '/api/issue/batch', { ...READ_ONLY, action: 'approve', ids: [id], issueTitle: 'hacked' });
+    expect(response.statusCode).toBe(200);
+    expect(await row(issues, id)).toEqual({ ...before, issueStatus: true });
+  },
+
+  'POST /api/book/batch': async () => {
+    const id = await fixtures().book(world.typeId);
+    const keep = await row(books, world.bookId);
+    expect((await call('POST', '/api/book/batch', { ...READ_ONLY, action: 'delete', ids: [id] })).statusCode).toBe(200);
+    expect(await row(books, id)).toBeUndefined();
+    expect(await row(books, world.bookId)).toEqual(keep);
+  },
+
+  'POST /api/interview/batch': async () => {
+    const id = await fixtures().interview(world.typeId);
+    const keep = await row(interviews, world.interviewId);
+    expect((await call('POST', '/api/interview/batch', { ...READ_ONLY, action: 'delete', ids: [id] })).statusCode).toBe(200);
+    expect(await row(interviews, id)).toBeUndefined();
+    expect(await row(interviews, world.interviewId)).toEqual(keep);
+  },
+
+  'POST /api/comment/batch': async () => {
+    const id = await fixtures().comment({ userId: world.userId, typeId: world.typeId, issueId: world.issueId });
+    const keep = await row(comments, world.commentId);
+    expect((await call('POST', '/api/comment/batch', { ...READ_ONLY, action: 'delete', ids: [id] })).statusCode).toBe(200);
+    expect(await row(comments, id)).toBeUndefined();
+    expect(await row(comments, world.commentId)).toEqual(keep);
+  },
+
+  // A revert puts back the fields of its entry and nothing a request body could add.
+  'POST /api/audit/:auditId/revert': async () => {
+    const id = await fixtures().user({ nickname: 'first' });
+    await call('PATCH', `/api/user/${id}`, { nickname: 'second' });
+    const before = await row(users, id);
+    const history = await t.inject({ method: 'GET', url: `/api/audit/user/${id}`, headers: bearer(world.rootToken) });
+    const response = await call('POST', `/api/audit/${history.json().data[0]._id}/revert`, { ...READ_ONLY, nickname: 'hacked', enabled: false });
+    expect(response.statusCode).toBe(200);
+    expect(await row(users, id)).toEqual({ ...before, nickname: 'first' });
+  },
 };
 
 describe('mass assignment', () => {

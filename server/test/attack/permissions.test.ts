@@ -51,6 +51,17 @@ const RULES: Record<string, 'public' | 'admin' | 'super' | 'self'> = {
   'POST /api/comment': 'admin',
   'DELETE /api/comment/:id': 'admin',
   'GET /api/stats': 'admin',
+  // A normal admin sees only their own entries (checked in audit.test.ts); a revert needs what the
+  // reverted change needed, checked by that record's own update.
+  'GET /api/audit': 'admin',
+  'GET /api/audit/:entity/:id': 'admin',
+  'POST /api/audit/:auditId/revert': 'admin',
+  // A bulk delete of users is a super admin's (checked in audit.test.ts), enabling and disabling any admin's.
+  'POST /api/user/batch': 'admin',
+  'POST /api/book/batch': 'admin',
+  'POST /api/interview/batch': 'admin',
+  'POST /api/issue/batch': 'admin',
+  'POST /api/comment/batch': 'admin',
 };
 
 const EXPIRED = '登录过期，请重新登录';

@@ -13,6 +13,8 @@ export interface World {
   interviewId: string;
   issueId: string;
   commentId: string;
+  /** A change of the world's user (its nickname), to revert. */
+  auditId: string;
 }
 
 export async function buildWorld(t: TestContext, tag = 'world'): Promise<World> {
@@ -27,6 +29,9 @@ export async function buildWorld(t: TestContext, tag = 'world'): Promise<World> 
   const interviewId = await fixtures.interview(typeId);
   const issueId = await fixtures.issue(userId, typeId);
   const commentId = await fixtures.comment({ userId, typeId, issueId });
+  const auth = { authorization: `Bearer ${rootToken}` };
+  await t.inject({ method: 'PATCH', url: `/api/user/${userId}`, headers: auth, payload: { nickname: `${tag}-renamed` } });
+  const history = await t.inject({ method: 'GET', url: `/api/audit/user/${userId}`, headers: auth });
   return {
     rootId: whoami.json().data._id,
     rootToken,
@@ -37,8 +42,11 @@ export async function buildWorld(t: TestContext, tag = 'world'): Promise<World> 
     interviewId,
     issueId,
     commentId,
+    auditId: history.json().data[0]._id,
   };
 }
+
+const NO_SUCH_ID = 'ffffffffffffffffffffffff';
 
 export const routeKey = (route: Pick<CatalogEntry, 'method' | 'url'>) => `${route.method} ${route.url}`;
 
@@ -63,6 +71,13 @@ export function validBody(key: string, world: World, unique: string): Record<str
     'POST /api/issue': { issueTitle: `q-${unique}`, issueContent: html, userId: world.userId, typeId: world.typeId },
     'PATCH /api/issue/:id': { issueTitle: `q-${unique}` },
     'POST /api/comment': { userId: world.userId, commentType: 1, issueId: world.issueId, commentContent: html },
+    // Bulk actions that keep the world's records; a bulk delete names an id that does not exist
+    // (400, nothing deleted), as the permission table's single deletes do.
+    'POST /api/user/batch': { action: 'enable', ids: [world.userId] },
+    'POST /api/issue/batch': { action: 'approve', ids: [world.issueId] },
+    'POST /api/book/batch': { action: 'delete', ids: [NO_SUCH_ID] },
+    'POST /api/interview/batch': { action: 'delete', ids: [NO_SUCH_ID] },
+    'POST /api/comment/batch': { action: 'delete', ids: [NO_SUCH_ID] },
   };
   return bodies[key];
 }
@@ -83,7 +98,7 @@ const ID_OWNERS: Array<[prefix: string, record: RecordKey]> = [
 export function worldParams(url: string, world: World): Record<string, string | number> {
   const owner = ID_OWNERS.find(([prefix]) => url.startsWith(prefix));
   const id = owner ? world[owner[1]] : world.normal.id;
-  return { id, loginId: world.normal.loginId, commentType: 1 };
+  return { id, loginId: world.normal.loginId, commentType: 1, entity: 'user', auditId: world.auditId };
 }
 
 interface JsonSchemaLike {

@@ -13,6 +13,7 @@ import { alreadyShown } from '@/services/api';
 import type { Admin } from '../../../contract/admin';
 import { message } from '@/utils/feedback';
 import { toInitialState } from '@/utils/session';
+import HistoryButton from '@/components/HistoryDrawer';
 import EditAdminModal from './components/EditAdminModal';
 
 interface ColumnContext {
@@ -22,6 +23,8 @@ interface ColumnContext {
   onToggle: (admin: Admin, enabled: boolean) => void;
   onSaved: (fresh: Admin) => void;
   remove: (id: string) => Promise<void>;
+  /** Loads the list again (an admin restored from its history). */
+  reload: () => unknown;
 }
 
 function adminColumns(ctx: ColumnContext): ProColumns<Admin>[] {
@@ -83,6 +86,7 @@ function adminColumns(ctx: ColumnContext): ProColumns<Admin>[] {
         const self = admin._id === ctx.selfId;
         return [
           <EditAdminModal key="edit" admin={admin} self={self} onSaved={ctx.onSaved} />,
+          <HistoryButton key="history" entity="admin" id={admin._id} onReverted={ctx.reload} link />,
           self ? null : (
             <DeleteAction
               key="delete"
@@ -130,6 +134,7 @@ export default function AdminList() {
     onToggle,
     onSaved,
     remove,
+    reload: () => init().catch(alreadyShown),
   });
 
   return (

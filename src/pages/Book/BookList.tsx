@@ -13,6 +13,7 @@ import {
   typeColumn,
   oneLine,
 } from '@/components/listColumns';
+import { batchSelection } from '@/components/BatchBar';
 import { AddButton, DeleteAction } from '@/components/ListActions';
 import { DEFAULT_BOOK_COVER } from '@/constants';
 import { useTypeOptions } from '@/hooks/useTypeOptions';
@@ -95,6 +96,7 @@ export default function BookList() {
         request={listBooks}
         pagination={serverPagination}
         options={tableOptions}
+        {...batchSelection<Book>({ resource: 'book', actions: [{ action: 'delete', label: '删除', danger: true }], onDone: () => actionRef.current?.reload() })}
         toolBarRender={() => [
           <AddButton key="add" to="/book/addBook">
             添加书籍

@@ -8,13 +8,14 @@ import BookForm, { LIST_PATH } from './components/BookForm';
 
 export default function EditBook() {
   const { id = '' } = useParams<{ id: string }>();
-  const [loaded] = useLoaded(useCallback(() => getBook(id), [id]));
+  const [loaded, , reload] = useLoaded(useCallback(() => getBook(id), [id]));
 
   return (
     <FormPage
       title="编辑书籍信息"
       listPath={LIST_PATH}
-      record={{ loaded, backText: '返回书籍列表' }}
+      record={{ loaded, backText: '返回书籍列表', reload }}
+      historyOf={{ entity: 'book', id }}
       save={(fields: CreateBookBody) => updateBook(id, fields)}
       saved="书籍信息修改成功"
     >

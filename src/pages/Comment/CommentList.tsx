@@ -14,6 +14,7 @@ import {
   typeColumn,
   oneLine,
 } from '@/components/listColumns';
+import { batchSelection } from '@/components/BatchBar';
 import { DeleteAction } from '@/components/ListActions';
 import { useTypeOptions } from '@/hooks/useTypeOptions';
 import { listComments, removeComment } from '@/services/comment';
@@ -118,6 +119,7 @@ export default function CommentList() {
         request={listComments}
         pagination={serverPagination}
         options={tableOptions}
+        {...batchSelection<CommentRow>({ resource: 'comment', actions: [{ action: 'delete', label: '删除', danger: true }], onDone: () => actionRef.current?.reload() })}
       />
       <Modal
         title="评论详情"

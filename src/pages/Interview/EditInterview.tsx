@@ -8,13 +8,14 @@ import InterviewForm, { LIST_PATH } from './components/InterviewForm';
 
 export default function EditInterview() {
   const { id = '' } = useParams<{ id: string }>();
-  const [loaded] = useLoaded(useCallback(() => getInterview(id), [id]));
+  const [loaded, , reload] = useLoaded(useCallback(() => getInterview(id), [id]));
 
   return (
     <FormPage
       title="编辑题目"
       listPath={LIST_PATH}
-      record={{ loaded, backText: '返回题目列表' }}
+      record={{ loaded, backText: '返回题目列表', reload }}
+      historyOf={{ entity: 'interview', id }}
       save={(fields: CreateInterviewBody) => updateInterview(id, fields)}
       saved="修改题目成功"
     >

@@ -3,6 +3,7 @@ import { PageContainer } from '@ant-design/pro-components';
 import { history, useParams } from '@umijs/max';
 import { Button, Card, Skeleton, Space, Tag, Typography } from 'antd';
 import { useCallback } from 'react';
+import HistoryButton from '@/components/HistoryDrawer';
 import HtmlView from '@/components/HtmlView';
 import LoadFailed from '@/components/LoadFailed';
 import { useLoaded } from '@/hooks/useLoaded';
@@ -13,7 +14,7 @@ import { LIST_PATH } from './components/InterviewForm';
 
 export default function InterviewDetail() {
   const { id = '' } = useParams<{ id: string }>();
-  const [loaded] = useLoaded(useCallback(() => getInterview(id), [id]));
+  const [loaded, , reload] = useLoaded(useCallback(() => getInterview(id), [id]));
   const { nameOf } = useTypeOptions();
 
   return (
@@ -21,15 +22,19 @@ export default function InterviewDetail() {
       title="题目详情"
       onBack={() => history.push(LIST_PATH)}
       extra={
-        loaded.status === 'ready' && (
-          <Button
-            type="primary"
-            icon={<EditOutlined />}
-            onClick={() => history.push(`/interview/editInterview/${loaded.value._id}`)}
-          >
-            编辑
-          </Button>
-        )
+        <Space>
+          {/* Not tied to the loaded record: it stays, drawer open, while the record loads again. */}
+          <HistoryButton entity="interview" id={id} onReverted={reload} />
+          {loaded.status === 'ready' && (
+            <Button
+              type="primary"
+              icon={<EditOutlined />}
+              onClick={() => history.push(`/interview/editInterview/${loaded.value._id}`)}
+            >
+              编辑
+            </Button>
+          )}
+        </Space>
       }
     >
       {loaded.status === 'failed' ? (

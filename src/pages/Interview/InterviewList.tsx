@@ -11,6 +11,7 @@ import {
   typeColumn,
   oneLine,
 } from '@/components/listColumns';
+import { batchSelection } from '@/components/BatchBar';
 import { AddButton, DeleteAction } from '@/components/ListActions';
 import { useTypeOptions } from '@/hooks/useTypeOptions';
 import { listInterviews, removeInterview } from '@/services/interview';
@@ -77,6 +78,7 @@ export default function InterviewList() {
         request={listInterviews}
         pagination={serverPagination}
         options={tableOptions}
+        {...batchSelection<Interview>({ resource: 'interview', actions: [{ action: 'delete', label: '删除', danger: true }], onDone: () => actionRef.current?.reload() })}
         toolBarRender={() => [
           <AddButton key="add" to="/interview/addInterview">
             添加题目

@@ -5,6 +5,7 @@ import { Card, Descriptions, Popconfirm, Space, Switch, Tag, Typography } from '
 import { useCallback, useRef, useState } from 'react';
 import HtmlView from '@/components/HtmlView';
 import { actionsWidth, COLUMN_WIDTH, oneLine } from '@/components/listColumns';
+import HistoryButton from '@/components/HistoryDrawer';
 import LoadFailed from '@/components/LoadFailed';
 import { useLoaded } from '@/hooks/useLoaded';
 import { useTypeOptions } from '@/hooks/useTypeOptions';
@@ -155,7 +156,7 @@ function IssueSummary({ issue, onChange }: { issue: Issue; onChange: (change: (i
 
 export default function IssueDetail() {
   const { id = '' } = useParams<{ id: string }>();
-  const [issue, update] = useLoaded(useCallback(() => getIssue(id), [id]));
+  const [issue, update, reload] = useLoaded(useCallback(() => getIssue(id), [id]));
 
   // The server lowered commentNumber in the same transaction as the delete.
   const onCommentDeleted = useCallback(
@@ -171,7 +172,10 @@ export default function IssueDetail() {
     );
   }
   return (
-    <PageContainer title="问答详情">
+    <PageContainer
+      title="问答详情"
+      extra={<HistoryButton entity="issue" id={id} onReverted={reload} />}
+    >
       {issue.status === 'loading' ? (
         <Card loading />
       ) : (

@@ -12,6 +12,7 @@ import {
   typeColumn,
   oneLine,
 } from '@/components/listColumns';
+import { batchSelection } from '@/components/BatchBar';
 import { DeleteAction } from '@/components/ListActions';
 import { usePendingIds } from '@/hooks/usePendingIds';
 import { useTypeOptions } from '@/hooks/useTypeOptions';
@@ -125,6 +126,15 @@ export default function IssueList() {
         request={listIssues}
         pagination={serverPagination}
         options={tableOptions}
+        {...batchSelection<Issue>({
+          resource: 'issue',
+          actions: [
+            { action: 'approve', label: '审核通过' },
+            { action: 'unapprove', label: '取消审核' },
+            { action: 'delete', label: '删除', danger: true },
+          ],
+          onDone: reload,
+        })}
       />
     </PageContainer>
   );

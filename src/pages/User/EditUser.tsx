@@ -8,13 +8,14 @@ import UserFormFields, { toUserChanges, toUserForm, type UserFormValues } from '
 
 export default function EditUser() {
   const { id = '' } = useParams<{ id: string }>();
-  const [loaded] = useLoaded(useCallback(() => getUser(id), [id]));
+  const [loaded, , reload] = useLoaded(useCallback(() => getUser(id), [id]));
 
   return (
     <FormPage
       title="编辑用户"
       listPath="/user/userList"
-      record={{ loaded, backText: '返回用户列表' }}
+      record={{ loaded, backText: '返回用户列表', reload }}
+      historyOf={{ entity: 'user', id }}
       unchanged={(values: UserFormValues, user: User) =>
         Object.keys(toUserChanges(values, user)).length === 0
       }

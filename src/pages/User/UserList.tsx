@@ -12,6 +12,7 @@ import {
   tableOptions,
   oneLine,
 } from '@/components/listColumns';
+import { batchSelection } from '@/components/BatchBar';
 import { AddButton, DeleteAction } from '@/components/ListActions';
 import { Thumbnail } from '@/components/Thumbnail';
 import { DEFAULT_AVATAR } from '@/constants';
@@ -153,6 +154,16 @@ export default function UserList() {
         request={listUsers}
         pagination={serverPagination}
         options={tableOptions}
+        {...batchSelection<User>({
+          resource: 'user',
+          actions: [
+            { action: 'enable', label: '启用' },
+            { action: 'disable', label: '禁用' },
+            // Deleting users takes their issues and comments: a super admin's, as one by one.
+            ...(access.canSuperAdmin ? [{ action: 'delete' as const, label: '删除', danger: true }] : []),
+          ],
+          onDone: reload,
+        })}
         toolBarRender={() => [
           <AddButton key="add" to="/user/addUser">
             添加用户

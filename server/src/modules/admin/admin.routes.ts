@@ -20,7 +20,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ admins: AdminService }> = 
       config: { access: 'super' },
       schema: { summary: '新增管理员', body: CreateAdminBody, response: createdResponses(CreatedAdmin) },
     },
-    async (request, reply) => reply.status(201).send(ok(await admins.create(request.body))),
+    async (request, reply) => reply.status(201).send(ok(await admins.create(currentAdmin(request), request.body))),
   );
 
   app.get(

@@ -4,15 +4,14 @@ import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { checkPassword, hashPassword, randomPassword } from '../../lib/passwords';
 import { DEFAULT_ADMIN_NICKNAME, DEFAULT_AVATAR } from '../../lib/defaults';
+import { AUDIT_ACTIONS } from '../../../../contract/audit';
 import type { Db } from '../../db/client';
+import { admins as adminsTable } from '../../db/schema';
+import { checkGuard, diff, lockRow, missingRecord, type Actor, type Audit, type RevertGuard } from '../audit/audit';
 import type { AuthRepository } from '../auth/auth.repository';
 import type { AdminRepository, AdminRow } from './admin.repository';
 
-/** Who is asking: the admin behind the request's token. */
-export interface Actor {
-  id: string;
-  permission: number;
-}
+export type { Actor };
 
 export const SUPER = 1;
 const SELF_EDITABLE = new Set(['nickname', 'avatar', 'loginPwd']);
@@ -31,8 +30,8 @@ export function toAdmin(row: AdminRow): Admin {
 
 export type AdminService = ReturnType<typeof createAdminService>;
 
-export function createAdminService(deps: { db: Db; admins: AdminRepository; auth: AuthRepository; now?: () => number }) {
-  const { db, admins, auth } = deps;
+export function createAdminService(deps: { db: Db; admins: AdminRepository; auth: AuthRepository; audit: Audit; now?: () => number }) {
+  const { db, admins, auth, audit } = deps;
   const now = deps.now ?? Date.now;
 
   async function mustFind(id: string, executor: Db = db): Promise<AdminRow> {
@@ -63,26 +62,34 @@ export function createAdminService(deps: { db: Db; admins: AdminRepository; auth
       return (await admins.findByLoginId(loginId)) !== null;
     },
 
-    async create(body: CreateAdminBody): Promise<Admin & { initialPassword?: string }> {
+    async create(actor: Actor, body: CreateAdminBody): Promise<Admin & { initialPassword?: string }> {
       const generated = body.loginPwd ? null : randomPassword();
       const password = body.loginPwd || generated!;
       checkPassword(password);
       if (await admins.findByLoginId(body.loginId)) throw conflict(ADMIN_MESSAGES.taken);
-      const created = await admins.insert({
-        id: newId(),
-        loginId: body.loginId,
-        passwordHash: await hashPassword(password),
-        nickname: body.nickname || DEFAULT_ADMIN_NICKNAME,
-        avatar: body.avatar || DEFAULT_AVATAR,
-        permission: body.permission,
-        enabled: true,
-        createdAt: now(),
+      const passwordHash = await hashPassword(password);
+      const created = await db.transaction(async (tx) => {
+        const inserted = await admins.insert(
+          {
+            id: newId(),
+            loginId: body.loginId,
+            passwordHash,
+            nickname: body.nickname || DEFAULT_ADMIN_NICKNAME,
+            avatar: body.avatar || DEFAULT_AVATAR,
+            permission: body.permission,
+            enabled: true,
+            createdAt: now(),
+          },
+          tx,
+        );
+        if (inserted) await audit.record(tx, actor, { action: AUDIT_ACTIONS.create, entity: 'admin', entityId: inserted.id, title: inserted.loginId });
+        return inserted;
       });
       if (!created) throw conflict(ADMIN_MESSAGES.taken);
       return generated ? { ...toAdmin(created), initialPassword: generated } : toAdmin(created);
     },
 
-    async update(actor: Actor, id: string, body: UpdateAdminBody): Promise<Admin> {
+    async update(actor: Actor, id: string, body: UpdateAdminBody, guard?: RevertGuard): Promise<Admin> {
       const isSelf = actor.id === id;
       if (actor.permission !== SUPER) {
         if (!isSelf) throw forbidden();
@@ -92,23 +99,31 @@ export function createAdminService(deps: { db: Db; admins: AdminRepository; auth
       const passwordHash = body.loginPwd ? await hashPassword(body.loginPwd) : undefined;
 
       const updated = await db.transaction(async (tx) => {
-        const target = await mustFind(id, tx);
+        const target = await lockRow(tx, adminsTable, id);
+        if (!target) throw missingRecord(guard, notFound(ADMIN_MESSAGES.notFound));
+        checkGuard(target, guard);
         const enabled = body.enabled ?? target.enabled;
         const permission = body.permission ?? target.permission;
         if (isSelf && (!enabled || permission !== target.permission)) throw badRequest(ADMIN_MESSAGES.cannot);
         await keepOneSuper(target, enabled && permission === SUPER, tx);
 
-        const row = await admins.update(
-          id,
-          {
-            ...(body.nickname !== undefined && { nickname: body.nickname }),
-            ...(body.avatar !== undefined && { avatar: body.avatar || DEFAULT_AVATAR }),
-            ...(passwordHash && { passwordHash, passwordLegacy: false }),
-            enabled,
-            permission,
-          },
-          tx,
-        );
+        const changes = {
+          ...(body.nickname !== undefined && { nickname: body.nickname }),
+          ...(body.avatar !== undefined && { avatar: body.avatar || DEFAULT_AVATAR }),
+          ...(passwordHash && { passwordHash, passwordLegacy: false }),
+          enabled,
+          permission,
+        };
+        const row = await admins.update(id, changes, tx);
+        const changed = diff(target, changes);
+        const onlyEnabled = changed.length === 1 && changed[0].field === 'enabled';
+        await audit.record(tx, actor, {
+          action: guard?.action ?? (onlyEnabled ? (enabled ? AUDIT_ACTIONS.enable : AUDIT_ACTIONS.disable) : AUDIT_ACTIONS.update),
+          entity: 'admin',
+          entityId: id,
+          title: target.loginId,
+          changes: changed,
+        });
         // A token carries the rights it was issued with: any change to them ends it at once.
         if (passwordHash || enabled !== target.enabled || permission !== target.permission) {
           await auth.deleteSessionsOf(id, tx);
@@ -121,9 +136,11 @@ export function createAdminService(deps: { db: Db; admins: AdminRepository; auth
     async remove(actor: Actor, id: string): Promise<void> {
       if (actor.id === id) throw badRequest(ADMIN_MESSAGES.cannot);
       await db.transaction(async (tx) => {
-        const target = await mustFind(id, tx);
+        const target = await lockRow(tx, adminsTable, id);
+        if (!target) throw notFound(ADMIN_MESSAGES.notFound);
         await keepOneSuper(target, false, tx);
         await admins.delete(id, tx);
+        await audit.record(tx, actor, { action: AUDIT_ACTIONS.delete, entity: 'admin', entityId: id, title: target.loginId });
       });
     },
   };

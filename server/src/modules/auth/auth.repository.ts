@@ -111,13 +111,13 @@ export function createAuthRepository(db: Db) {
       });
     },
 
-    async createSession(row: { id: string; adminId: string; createdAt: number; expiresAt: number }) {
-      await db.delete(adminSessions).where(lt(adminSessions.expiresAt, row.createdAt));
-      await db.insert(adminSessions).values(row);
+    async createSession(row: { id: string; adminId: string; createdAt: number; expiresAt: number }, executor: Db = db) {
+      await executor.delete(adminSessions).where(lt(adminSessions.expiresAt, row.createdAt));
+      await executor.insert(adminSessions).values(row);
     },
 
-    async deleteSession(id: string) {
-      await db.delete(adminSessions).where(eq(adminSessions.id, id));
+    async deleteSession(id: string, executor: Db = db) {
+      await executor.delete(adminSessions).where(eq(adminSessions.id, id));
     },
 
     async deleteSessionsOf(adminId: string, executor: Db = db) {

@@ -70,7 +70,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = a
       schema: { tags: ['auth'], summary: '退出登录（令牌立即失效）', response: responses(Type.Null()) },
     },
     async (request) => {
-      await auth.logout(currentAdmin(request).sessionId);
+      await auth.logout(currentAdmin(request));
       return ok(null);
     },
   );

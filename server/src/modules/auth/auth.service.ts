@@ -2,7 +2,10 @@ import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto
 import svgCaptcha from 'svg-captcha';
 import { AUTH_MESSAGES } from '../../../../contract/auth';
 import type { LoginBody, LoginResult } from '../../../../contract/auth';
+import { AUDIT_ACTIONS } from '../../../../contract/audit';
+import type { Db } from '../../db/client';
 import { AppError, badRequest, forbidden, unauthorized } from '../../lib/errors';
+import type { Audit } from '../audit/audit';
 import { hashPassword, verifyAgainstNothing, verifyLegacyMd5, verifyPassword } from '../../lib/passwords';
 import type { AdminRepository } from '../admin/admin.repository';
 import { toAdmin } from '../admin/admin.service';
@@ -50,6 +53,8 @@ function sameHash(a: string, b: string): boolean {
 export type AuthService = ReturnType<typeof createAuthService>;
 
 export function createAuthService(deps: {
+  db: Db;
+  audit: Audit;
   repo: AuthRepository;
   admins: AdminRepository;
   jwtSecret: string | null;
@@ -115,7 +120,10 @@ export function createAuthService(deps: {
 
       const lifetime = (body.remember ? 7 : 1) * DAY_MS;
       const sessionId = randomBytes(16).toString('hex');
-      await repo.createSession({ id: sessionId, adminId: admin.id, createdAt: at, expiresAt: at + lifetime });
+      await deps.db.transaction(async (tx) => {
+        await repo.createSession({ id: sessionId, adminId: admin.id, createdAt: at, expiresAt: at + lifetime }, tx);
+        await deps.audit.record(tx, admin, { action: AUDIT_ACTIONS.login, entity: 'session', entityId: admin.id, title: admin.loginId });
+      });
       const token = (await getTokens()).sign({ sub: admin.id, sid: sessionId }, lifetime);
       return { token, data: toAdmin(admin) };
     },
@@ -138,8 +146,11 @@ export function createAuthService(deps: {
       };
     },
 
-    async logout(sessionId: string): Promise<void> {
-      await repo.deleteSession(sessionId);
+    async logout(admin: AuthenticatedAdmin): Promise<void> {
+      await deps.db.transaction(async (tx) => {
+        await repo.deleteSession(admin.sessionId, tx);
+        await deps.audit.record(tx, admin, { action: AUDIT_ACTIONS.logout, entity: 'session', entityId: admin.id, title: admin.loginId });
+      });
     },
   };
 }

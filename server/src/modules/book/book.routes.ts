@@ -3,7 +3,9 @@ import { Type } from '@sinclair/typebox';
 import { Book, BookListQuery, CreateBookBody, UpdateBookBody } from '../../../../contract/book';
 import { IdParams } from '../../../../contract/ids';
 import { Paged } from '../../../../contract/paging';
+import { BatchBody, BatchResult, DELETE_ONLY } from '../../../../contract/audit';
 import { createdResponses, ok, responses } from '../../lib/http';
+import { currentAdmin } from '../../plugins/auth';
 import type { BookService } from './book.service';
 
 
@@ -26,7 +28,7 @@ export const bookRoutes: FastifyPluginAsyncTypebox<{ books: BookService }> = asy
   app.post(
     '/',
     { config: { access: 'admin' }, schema: { summary: '新增书籍', body: CreateBookBody, response: createdResponses(Book) } },
-    async (request, reply) => reply.status(201).send(ok(await books.create(request.body))),
+    async (request, reply) => reply.status(201).send(ok(await books.create(currentAdmin(request), request.body))),
   );
 
   app.patch(
@@ -35,7 +37,7 @@ export const bookRoutes: FastifyPluginAsyncTypebox<{ books: BookService }> = asy
       config: { access: 'admin' },
       schema: { summary: '修改书籍', params: IdParams, body: UpdateBookBody, response: responses(Book) },
     },
-    async (request) => ok(await books.update(request.params.id, request.body)),
+    async (request) => ok(await books.update(currentAdmin(request), request.params.id, request.body)),
   );
 
   app.delete(
@@ -45,8 +47,17 @@ export const bookRoutes: FastifyPluginAsyncTypebox<{ books: BookService }> = asy
       schema: { summary: '删除书籍及其评论', params: IdParams, response: responses(Type.Null()) },
     },
     async (request) => {
-      await books.remove(request.params.id);
+      await books.remove(currentAdmin(request), request.params.id);
       return ok(null);
     },
+  );
+
+  app.post(
+    '/batch',
+    {
+      config: { access: 'admin' },
+      schema: { summary: '批量删除书籍及其评论：全部成功或全部不做', body: BatchBody(DELETE_ONLY), response: responses(BatchResult) },
+    },
+    async (request) => ok(await books.batch(currentAdmin(request), request.body.action, request.body.ids)),
   );
 };

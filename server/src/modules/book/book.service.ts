@@ -2,13 +2,16 @@ import { BOOK_MESSAGES } from '../../../../contract/book';
 import type { Book, BookListQuery, CreateBookBody, UpdateBookBody } from '../../../../contract/book';
 import type { Page } from '../../../../contract/paging';
 import { TYPE_MESSAGES } from '../../../../contract/type';
+import { AUDIT_ACTIONS, type BatchResult } from '../../../../contract/audit';
 import type { Db } from '../../db/client';
-import { writeTransaction } from '../../db/write-lock';
+import { books as booksTable } from '../../db/schema';
+import { writeTransaction, type Locked } from '../../db/write-lock';
 import { DEFAULT_BOOK_COVER } from '../../lib/defaults';
 import { badRequest, notFound } from '../../lib/errors';
 import { requiredHtml } from '../../lib/html';
 import { newId } from '../../lib/ids';
 import { mapPage } from '../../lib/paging';
+import { checkGuard, diff, lockRow, lockRows, missingRecord, uniqueIds, type Actor, type Audit, type RevertGuard } from '../audit/audit';
 import type { CommentRepository } from '../comment/comment.repository';
 import type { TypeRepository } from '../type/type.repository';
 import type { BookChanges, BookRepository, BookRow } from './book.repository';
@@ -25,15 +28,22 @@ export function createBookService(deps: {
   books: BookRepository;
   comments: CommentRepository;
   types: TypeRepository;
+  audit: Audit;
   now?: () => number;
 }) {
-  const { db, books, comments, types } = deps;
+  const { db, books, comments, types, audit } = deps;
   const now = deps.now ?? Date.now;
 
   async function get(id: string): Promise<Book> {
     const row = await books.findById(id);
     if (!row) throw notFound(BOOK_MESSAGES.notFound);
     return toBook(row);
+  }
+
+  /** The book with its comments, inside the caller's transaction. */
+  async function removeIn(id: string, tx: Locked<'books' | 'comments'>): Promise<void> {
+    await comments.deleteUnder(2, id, tx);
+    await books.delete(id, tx);
   }
 
   return {
@@ -43,12 +53,12 @@ export function createBookService(deps: {
       return mapPage(await books.list({ bookTitle, typeId }, { current, pageSize }), toBook);
     },
 
-    async create(body: CreateBookBody): Promise<Book> {
+    async create(actor: Actor, body: CreateBookBody): Promise<Book> {
       const bookIntro = requiredHtml('bookIntro', body.bookIntro);
       const at = now();
       const created = await writeTransaction(db, ['books'], async (tx) => {
         if (!(await types.holdForUse(body.typeId, tx))) throw badRequest(TYPE_MESSAGES.unknown);
-        return books.insert(
+        const inserted = await books.insert(
           {
             id: newId(at),
             bookTitle: body.bookTitle,
@@ -63,11 +73,13 @@ export function createBookService(deps: {
           },
           tx,
         );
+        await audit.record(tx, actor, { action: AUDIT_ACTIONS.create, entity: 'book', entityId: inserted.id, title: inserted.bookTitle });
+        return inserted;
       });
       return toBook(created);
     },
 
-    async update(id: string, body: UpdateBookBody): Promise<Book> {
+    async update(actor: Actor, id: string, body: UpdateBookBody, guard?: RevertGuard): Promise<Book> {
       const changes: BookChanges = {
         ...body,
         ...(body.bookIntro !== undefined && { bookIntro: requiredHtml('bookIntro', body.bookIntro) }),
@@ -75,20 +87,47 @@ export function createBookService(deps: {
       };
       if (!Object.keys(changes).length) return get(id);
       const updated = await writeTransaction(db, ['books', 'comments'], async (tx) => {
+        const before = await lockRow(tx, booksTable, id);
+        if (!before) throw missingRecord(guard, notFound(BOOK_MESSAGES.notFound));
+        checkGuard(before, guard);
         if (changes.typeId && !(await types.holdForUse(changes.typeId, tx))) throw badRequest(TYPE_MESSAGES.unknown);
         const row = await books.update(id, changes, tx);
         if (!row) throw notFound(BOOK_MESSAGES.notFound);
         if (changes.typeId) await comments.retypeUnder(2, id, changes.typeId, tx);
+        await audit.record(tx, actor, {
+          action: guard?.action ?? AUDIT_ACTIONS.update,
+          entity: 'book',
+          entityId: id,
+          title: row.bookTitle,
+          changes: diff(before, changes),
+        });
         return row;
       });
       return toBook(updated);
     },
 
-    async remove(id: string): Promise<void> {
+    async remove(actor: Actor, id: string): Promise<void> {
       await writeTransaction(db, ['books', 'comments'], async (tx) => {
-        await comments.deleteUnder(2, id, tx);
-        if (!(await books.delete(id, tx))) throw notFound(BOOK_MESSAGES.notFound);
+        const book = await lockRow(tx, booksTable, id);
+        if (!book) throw notFound(BOOK_MESSAGES.notFound);
+        await removeIn(id, tx);
+        await audit.record(tx, actor, { action: AUDIT_ACTIONS.delete, entity: 'book', entityId: id, title: book.bookTitle });
       });
+    },
+
+    /** All or nothing: every id must exist, and each book gets its own audit entry. */
+    async batch(actor: Actor, _action: 'delete', given: readonly string[]): Promise<BatchResult> {
+      const ids = uniqueIds(given);
+      await writeTransaction(db, ['books', 'comments'], async (tx) => {
+        const rows = await lockRows(tx, booksTable, ids);
+        for (const id of ids) await removeIn(id, tx);
+        await audit.record(
+          tx,
+          actor,
+          rows.map((row) => ({ action: AUDIT_ACTIONS.batchDelete, entity: 'book' as const, entityId: row.id, title: row.bookTitle })),
+        );
+      });
+      return { done: ids.length };
     },
   };
 }

@@ -10,7 +10,9 @@ import {
 } from '../../../../contract/comment';
 import { IdParams } from '../../../../contract/ids';
 import { Paged } from '../../../../contract/paging';
+import { BatchBody, BatchResult, DELETE_ONLY } from '../../../../contract/audit';
 import { createdResponses, ok, responses } from '../../lib/http';
+import { currentAdmin } from '../../plugins/auth';
 import type { CommentService } from './comment.service';
 
 
@@ -63,7 +65,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox<{ comments: CommentService
       config: { access: 'admin' },
       schema: { summary: '新增评论（评论对象的评论数加一）', body: CreateCommentBody, response: createdResponses(Comment) },
     },
-    async (request, reply) => reply.status(201).send(ok(await comments.create(request.body))),
+    async (request, reply) => reply.status(201).send(ok(await comments.create(currentAdmin(request), request.body))),
   );
 
   app.delete(
@@ -73,8 +75,17 @@ export const commentRoutes: FastifyPluginAsyncTypebox<{ comments: CommentService
       schema: { summary: '删除评论（评论对象的评论数减一）', params: IdParams, response: responses(Type.Null()) },
     },
     async (request) => {
-      await comments.remove(request.params.id);
+      await comments.remove(currentAdmin(request), request.params.id);
       return ok(null);
     },
+  );
+
+  app.post(
+    '/batch',
+    {
+      config: { access: 'admin' },
+      schema: { summary: '批量删除评论：全部成功或全部不做', body: BatchBody(DELETE_ONLY), response: responses(BatchResult) },
+    },
+    async (request) => ok(await comments.batch(currentAdmin(request), request.body.action, request.body.ids)),
   );
 };

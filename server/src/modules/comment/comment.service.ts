@@ -5,12 +5,15 @@ import { FIELD_LABELS } from '../../../../contract/fields';
 import { ISSUE_MESSAGES } from '../../../../contract/issue';
 import type { Page } from '../../../../contract/paging';
 import { USER_MESSAGES } from '../../../../contract/user';
+import { AUDIT_ACTIONS, type BatchResult } from '../../../../contract/audit';
 import type { Db } from '../../db/client';
-import { writeTransaction } from '../../db/write-lock';
+import { comments as commentsTable } from '../../db/schema';
+import { writeTransaction, type Locked } from '../../db/write-lock';
 import { badRequest, notFound } from '../../lib/errors';
 import { requiredHtml } from '../../lib/html';
 import { newId } from '../../lib/ids';
 import { mapPage, type PageRequest } from '../../lib/paging';
+import { lockRows, plainTitle, uniqueIds, type Actor, type Audit } from '../audit/audit';
 import type { UserRepository } from '../user/user.repository';
 import type { CommentListRow, CommentRepository, CommentRow as StoredComment } from './comment.repository';
 
@@ -42,9 +45,18 @@ function toCommentRow(row: CommentListRow): CommentRow {
 
 export type CommentService = ReturnType<typeof createCommentService>;
 
-export function createCommentService(deps: { db: Db; comments: CommentRepository; users: UserRepository; now?: () => number }) {
-  const { db, comments, users } = deps;
+export function createCommentService(deps: { db: Db; comments: CommentRepository; users: UserRepository; audit: Audit; now?: () => number }) {
+  const { db, comments, users, audit } = deps;
   const now = deps.now ?? Date.now;
+
+  /** The comment, its parent's count one lower; inside the caller's transaction. null: no such comment. */
+  async function removeIn(id: string, tx: Locked<'books' | 'issues' | 'comments'>): Promise<StoredComment | null> {
+    const removed = await comments.delete(id, tx);
+    if (!removed) return null;
+    const parentId = removed.issueId ?? removed.bookId;
+    if (parentId) await comments.countOnParent(removed.issueId ? 1 : 2, parentId, -1, tx);
+    return removed;
+  }
 
   return {
     async list(commentType: CommentType, { current, pageSize, commentContent, typeId }: CommentListQuery): Promise<Page<CommentRow>> {
@@ -57,7 +69,7 @@ export function createCommentService(deps: { db: Db; comments: CommentRepository
       return mapPage(await comments.list({ commentType, [PARENT_FIELD[commentType]]: parentId }, page), toCommentRow);
     },
 
-    async create(body: CreateCommentBody): Promise<Comment> {
+    async create(actor: Actor, body: CreateCommentBody): Promise<Comment> {
       const { commentType, userId } = body;
       const field = PARENT_FIELD[commentType];
       const parentId = body[field];
@@ -68,7 +80,7 @@ export function createCommentService(deps: { db: Db; comments: CommentRepository
         if (!(await users.holdForUse(userId, tx))) throw badRequest(USER_MESSAGES.notFound);
         const typeId = await comments.countOnParent(commentType, parentId, 1, tx);
         if (!typeId) throw badRequest(PARENT_MISSING[commentType]);
-        return comments.insert(
+        const inserted = await comments.insert(
           {
             id: newId(at),
             userId,
@@ -81,17 +93,33 @@ export function createCommentService(deps: { db: Db; comments: CommentRepository
           },
           tx,
         );
+        await audit.record(tx, actor, { action: AUDIT_ACTIONS.create, entity: 'comment', entityId: inserted.id, title: plainTitle(commentContent) });
+        return inserted;
       });
       return toComment(created);
     },
 
-    async remove(id: string): Promise<void> {
+    async remove(actor: Actor, id: string): Promise<void> {
       await writeTransaction(db, COMMENT_WRITE, async (tx) => {
-        const removed = await comments.delete(id, tx);
+        const removed = await removeIn(id, tx);
         if (!removed) throw notFound(COMMENT_MESSAGES.notFound);
-        const parentId = removed.issueId ?? removed.bookId;
-        if (parentId) await comments.countOnParent(removed.issueId ? 1 : 2, parentId, -1, tx);
+        await audit.record(tx, actor, { action: AUDIT_ACTIONS.delete, entity: 'comment', entityId: id, title: plainTitle(removed.commentContent) });
       });
+    },
+
+    /** All or nothing: every id must exist, and each comment gets its own audit entry. */
+    async batch(actor: Actor, _action: 'delete', given: readonly string[]): Promise<BatchResult> {
+      const ids = uniqueIds(given);
+      await writeTransaction(db, COMMENT_WRITE, async (tx) => {
+        const rows = await lockRows(tx, commentsTable, ids);
+        for (const id of ids) await removeIn(id, tx);
+        await audit.record(
+          tx,
+          actor,
+          rows.map((row) => ({ action: AUDIT_ACTIONS.batchDelete, entity: 'comment' as const, entityId: row.id, title: plainTitle(row.commentContent) })),
+        );
+      });
+      return { done: ids.length };
     },
   };
 }

@@ -1,4 +1,4 @@
-import { eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
+import { eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Page } from '../../../../contract/paging';
 import type { Db } from '../../db/client';
 import { defineList, exactFilter, textFilter } from '../../db/list';
@@ -67,6 +67,10 @@ export function createIssueRepository(db: Db) {
     async update(id: string, changes: IssueChanges, tx: Locked<'issues'>): Promise<IssueRow | null> {
       const [row] = await tx.update(issues).set(changes).where(eq(issues.id, id)).returning();
       return row ?? null;
+    },
+
+    async setStatus(ids: readonly string[], issueStatus: boolean, tx: Locked<'issues'>): Promise<void> {
+      await tx.update(issues).set({ issueStatus }).where(inArray(issues.id, [...ids]));
     },
 
     async delete(id: string, tx: Locked<'issues'>): Promise<boolean> {

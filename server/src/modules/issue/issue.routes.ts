@@ -3,7 +3,9 @@ import { Type } from '@sinclair/typebox';
 import { IdParams } from '../../../../contract/ids';
 import { CreateIssueBody, Issue, IssueListQuery, UpdateIssueBody } from '../../../../contract/issue';
 import { Paged } from '../../../../contract/paging';
+import { BatchBody, BatchResult, ISSUE_BATCH_ACTIONS } from '../../../../contract/audit';
 import { createdResponses, ok, responses } from '../../lib/http';
+import { currentAdmin } from '../../plugins/auth';
 import type { IssueService } from './issue.service';
 
 
@@ -29,7 +31,7 @@ export const issueRoutes: FastifyPluginAsyncTypebox<{ issues: IssueService }> = 
       config: { access: 'admin' },
       schema: { summary: '新增问答（待审核）', body: CreateIssueBody, response: createdResponses(Issue) },
     },
-    async (request, reply) => reply.status(201).send(ok(await issues.create(request.body))),
+    async (request, reply) => reply.status(201).send(ok(await issues.create(currentAdmin(request), request.body))),
   );
 
   app.patch(
@@ -43,7 +45,7 @@ export const issueRoutes: FastifyPluginAsyncTypebox<{ issues: IssueService }> = 
         response: responses(Issue),
       },
     },
-    async (request) => ok(await issues.update(request.params.id, request.body)),
+    async (request) => ok(await issues.update(currentAdmin(request), request.params.id, request.body)),
   );
 
   app.delete(
@@ -53,8 +55,17 @@ export const issueRoutes: FastifyPluginAsyncTypebox<{ issues: IssueService }> = 
       schema: { summary: '删除问答及其评论', params: IdParams, response: responses(Type.Null()) },
     },
     async (request) => {
-      await issues.remove(request.params.id);
+      await issues.remove(currentAdmin(request), request.params.id);
       return ok(null);
     },
+  );
+
+  app.post(
+    '/batch',
+    {
+      config: { access: 'admin' },
+      schema: { summary: '批量删除、审核通过或取消审核问答：全部成功或全部不做', body: BatchBody(ISSUE_BATCH_ACTIONS), response: responses(BatchResult) },
+    },
+    async (request) => ok(await issues.batch(currentAdmin(request), request.body.action, request.body.ids)),
   );
 };

@@ -3,13 +3,16 @@ import type { CreateIssueBody, Issue, IssueListQuery, UpdateIssueBody } from '..
 import type { Page } from '../../../../contract/paging';
 import { TYPE_MESSAGES } from '../../../../contract/type';
 import { USER_MESSAGES } from '../../../../contract/user';
+import { AUDIT_ACTIONS, type BatchResult, type IssueBatchAction } from '../../../../contract/audit';
 import type { Db } from '../../db/client';
-import { writeTransaction } from '../../db/write-lock';
+import { issues as issuesTable } from '../../db/schema';
+import { writeTransaction, type Locked } from '../../db/write-lock';
 import { booleanFilter } from '../../lib/filters';
 import { badRequest, notFound } from '../../lib/errors';
 import { requiredHtml } from '../../lib/html';
 import { newId } from '../../lib/ids';
 import { mapPage } from '../../lib/paging';
+import { checkGuard, diff, lockRow, lockRows, missingRecord, uniqueIds, type Actor, type Audit, type RevertGuard } from '../audit/audit';
 import type { CommentRepository } from '../comment/comment.repository';
 import type { TypeRepository } from '../type/type.repository';
 import type { UserRepository } from '../user/user.repository';
@@ -39,15 +42,29 @@ export function createIssueService(deps: {
   comments: CommentRepository;
   users: UserRepository;
   types: TypeRepository;
+  audit: Audit;
   now?: () => number;
 }) {
-  const { db, issues, comments, users, types } = deps;
+  const { db, issues, comments, users, types, audit } = deps;
   const now = deps.now ?? Date.now;
 
   async function get(id: string): Promise<Issue> {
     const row = await issues.findById(id);
     if (!row) throw notFound(ISSUE_MESSAGES.notFound);
     return toIssue(row);
+  }
+
+  /** The issue with its comments, inside the caller's transaction. */
+  async function removeIn(id: string, tx: Locked<'issues' | 'comments'>): Promise<void> {
+    await comments.deleteUnder(1, id, tx);
+    await issues.delete(id, tx);
+  }
+
+  /** Only the status changed: the log says 审核通过 or 取消审核 rather than 修改. */
+  function updateAction(changes: Record<string, unknown>) {
+    const keys = Object.keys(changes);
+    if (keys.length === 1 && keys[0] === 'issueStatus') return changes.issueStatus ? AUDIT_ACTIONS.approve : AUDIT_ACTIONS.unapprove;
+    return AUDIT_ACTIONS.update;
   }
 
   return {
@@ -58,7 +75,7 @@ export function createIssueService(deps: {
       return mapPage(page, toIssue);
     },
 
-    async create(body: CreateIssueBody): Promise<Issue> {
+    async create(actor: Actor, body: CreateIssueBody): Promise<Issue> {
       const issueContent = requiredHtml('issueContent', body.issueContent);
       const at = now();
       const id = newId(at);
@@ -79,30 +96,77 @@ export function createIssueService(deps: {
           },
           tx,
         );
+        await audit.record(tx, actor, { action: AUDIT_ACTIONS.create, entity: 'issue', entityId: id, title: body.issueTitle });
       });
       return get(id);
     },
 
-    async update(id: string, body: UpdateIssueBody): Promise<Issue> {
+    async update(actor: Actor, id: string, body: UpdateIssueBody, guard?: RevertGuard): Promise<Issue> {
       const changes = {
         ...body,
         ...(body.issueContent !== undefined && { issueContent: requiredHtml('issueContent', body.issueContent) }),
       };
       if (Object.keys(changes).length) {
         await writeTransaction(db, ['issues', 'comments'], async (tx) => {
+          const before = await lockRow(tx, issuesTable, id);
+          if (!before) throw missingRecord(guard, notFound(ISSUE_MESSAGES.notFound));
+          checkGuard(before, guard);
           if (changes.typeId && !(await types.holdForUse(changes.typeId, tx))) throw badRequest(TYPE_MESSAGES.unknown);
           if (!(await issues.update(id, changes, tx))) throw notFound(ISSUE_MESSAGES.notFound);
           if (changes.typeId) await comments.retypeUnder(1, id, changes.typeId, tx);
+          await audit.record(tx, actor, {
+            action: guard?.action ?? updateAction(changes),
+            entity: 'issue',
+            entityId: id,
+            title: changes.issueTitle ?? before.issueTitle,
+            changes: diff(before, changes),
+          });
         });
       }
       return get(id);
     },
 
-    async remove(id: string): Promise<void> {
+    async remove(actor: Actor, id: string): Promise<void> {
       await writeTransaction(db, ['issues', 'comments'], async (tx) => {
-        await comments.deleteUnder(1, id, tx);
-        if (!(await issues.delete(id, tx))) throw notFound(ISSUE_MESSAGES.notFound);
+        const issue = await lockRow(tx, issuesTable, id);
+        if (!issue) throw notFound(ISSUE_MESSAGES.notFound);
+        await removeIn(id, tx);
+        await audit.record(tx, actor, { action: AUDIT_ACTIONS.delete, entity: 'issue', entityId: id, title: issue.issueTitle });
       });
+    },
+
+    /** All or nothing: every id must exist, and each issue gets its own audit entry. */
+    async batch(actor: Actor, action: IssueBatchAction, given: readonly string[]): Promise<BatchResult> {
+      const ids = uniqueIds(given);
+      if (action === 'delete') {
+        await writeTransaction(db, ['issues', 'comments'], async (tx) => {
+          const rows = await lockRows(tx, issuesTable, ids);
+          for (const id of ids) await removeIn(id, tx);
+          await audit.record(
+            tx,
+            actor,
+            rows.map((row) => ({ action: AUDIT_ACTIONS.batchDelete, entity: 'issue' as const, entityId: row.id, title: row.issueTitle })),
+          );
+        });
+        return { done: ids.length };
+      }
+      const issueStatus = action === 'approve';
+      await writeTransaction(db, ['issues'], async (tx) => {
+        const rows = await lockRows(tx, issuesTable, ids);
+        await issues.setStatus(ids, issueStatus, tx);
+        await audit.record(
+          tx,
+          actor,
+          rows.map((row) => ({
+            action: issueStatus ? AUDIT_ACTIONS.batchApprove : AUDIT_ACTIONS.batchUnapprove,
+            entity: 'issue' as const,
+            entityId: row.id,
+            title: row.issueTitle,
+            changes: diff(row, { issueStatus }),
+          })),
+        );
+      });
+      return { done: ids.length };
     },
   };
 }

@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { IdParams } from '../../../../contract/ids';
 import { TypeBody, TypeRecord } from '../../../../contract/type';
 import { createdResponses, ok, responses } from '../../lib/http';
+import { currentAdmin } from '../../plugins/auth';
 import type { TypeService } from './type.service';
 
 
@@ -16,7 +17,7 @@ export const typeRoutes: FastifyPluginAsyncTypebox<{ types: TypeService }> = asy
   app.post(
     '/',
     { config: { access: 'admin' }, schema: { summary: '新增分类', body: TypeBody, response: createdResponses(TypeRecord) } },
-    async (request, reply) => reply.status(201).send(ok(await types.create(request.body.typeName))),
+    async (request, reply) => reply.status(201).send(ok(await types.create(currentAdmin(request), request.body.typeName))),
   );
 
   app.patch(
@@ -25,7 +26,7 @@ export const typeRoutes: FastifyPluginAsyncTypebox<{ types: TypeService }> = asy
       config: { access: 'admin' },
       schema: { summary: '修改分类名称', params: IdParams, body: TypeBody, response: responses(TypeRecord) },
     },
-    async (request) => ok(await types.rename(request.params.id, request.body.typeName)),
+    async (request) => ok(await types.rename(currentAdmin(request), request.params.id, request.body.typeName)),
   );
 
   app.delete(
@@ -35,7 +36,7 @@ export const typeRoutes: FastifyPluginAsyncTypebox<{ types: TypeService }> = asy
       schema: { summary: '删除分类（仍被使用时拒绝）', params: IdParams, response: responses(Type.Null()) },
     },
     async (request) => {
-      await types.remove(request.params.id);
+      await types.remove(currentAdmin(request), request.params.id);
       return ok(null);
     },
   );

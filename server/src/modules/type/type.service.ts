@@ -2,8 +2,11 @@ import { TYPE_MESSAGES } from '../../../../contract/type';
 import type { TypeRecord } from '../../../../contract/type';
 import { conflict, isUniqueViolation, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
+import { AUDIT_ACTIONS } from '../../../../contract/audit';
 import type { Db } from '../../db/client';
+import { types as typesTable } from '../../db/schema';
 import { writeTransaction } from '../../db/write-lock';
+import { checkGuard, diff, lockRow, missingRecord, type Actor, type Audit, type RevertGuard } from '../audit/audit';
 import type { TypeRepository, TypeRow, TypeUsage } from './type.repository';
 
 
@@ -23,8 +26,8 @@ function describeUsage(usage: TypeUsage): string {
 
 export type TypeService = ReturnType<typeof createTypeService>;
 
-export function createTypeService(deps: { db: Db; types: TypeRepository; now?: () => number }) {
-  const { db, types } = deps;
+export function createTypeService(deps: { db: Db; types: TypeRepository; audit: Audit; now?: () => number }) {
+  const { db, types, audit } = deps;
   const now = deps.now ?? Date.now;
 
   return {
@@ -32,18 +35,35 @@ export function createTypeService(deps: { db: Db; types: TypeRepository; now?: (
       return (await types.list()).map(toType);
     },
 
-    async create(typeName: string): Promise<TypeRecord> {
-      const created = await writeTransaction(db, ['types'], (tx) => types.insert({ id: newId(), typeName, createdAt: now() }, tx));
+    async create(actor: Actor, typeName: string): Promise<TypeRecord> {
+      const created = await writeTransaction(db, ['types'], async (tx) => {
+        const inserted = await types.insert({ id: newId(), typeName, createdAt: now() }, tx);
+        if (inserted) await audit.record(tx, actor, { action: AUDIT_ACTIONS.create, entity: 'type', entityId: inserted.id, title: typeName });
+        return inserted;
+      });
       if (!created) throw conflict(TYPE_MESSAGES.duplicate);
       return toType(created);
     },
 
-    async rename(id: string, typeName: string): Promise<TypeRecord> {
+    async rename(actor: Actor, id: string, typeName: string, guard?: RevertGuard): Promise<TypeRecord> {
       const existing = await types.findByName(typeName);
       if (existing && existing.id !== id) throw conflict(TYPE_MESSAGES.duplicate);
       try {
-        const row = await writeTransaction(db, ['types'], (tx) => types.rename(id, typeName, tx));
-        if (!row) throw notFound(TYPE_MESSAGES.notFound);
+        const row = await writeTransaction(db, ['types'], async (tx) => {
+          const before = await lockRow(tx, typesTable, id);
+          if (!before) throw missingRecord(guard, notFound(TYPE_MESSAGES.notFound));
+          checkGuard(before, guard);
+          const renamed = await types.rename(id, typeName, tx);
+          if (!renamed) throw notFound(TYPE_MESSAGES.notFound);
+          await audit.record(tx, actor, {
+            action: guard?.action ?? AUDIT_ACTIONS.update,
+            entity: 'type',
+            entityId: id,
+            title: typeName,
+            changes: diff(before, { typeName }),
+          });
+          return renamed;
+        });
         return toType(row);
       } catch (error) {
         if (isUniqueViolation(error)) throw conflict(TYPE_MESSAGES.duplicate);
@@ -51,14 +71,16 @@ export function createTypeService(deps: { db: Db; types: TypeRepository; now?: (
       }
     },
 
-    async remove(id: string): Promise<void> {
+    async remove(actor: Actor, id: string): Promise<void> {
       // Every table that refers to types: a content write holding the type (key share) finishes
       // before the delete looks, and none starts until it is done.
       await writeTransaction(db, ['types', 'books', 'interviews', 'issues', 'comments'], async (tx) => {
         const usage = await types.usage(id, tx);
         const inUse = describeUsage(usage);
         if (inUse) throw conflict(`${TYPE_MESSAGES.inUse}（${inUse}）`);
-        if (!(await types.delete(id, tx))) throw notFound(TYPE_MESSAGES.notFound);
+        const type = await lockRow(tx, typesTable, id);
+        if (!type || !(await types.delete(id, tx))) throw notFound(TYPE_MESSAGES.notFound);
+        await audit.record(tx, actor, { action: AUDIT_ACTIONS.delete, entity: 'type', entityId: id, title: type.typeName });
       });
     },
   };

@@ -7,8 +7,8 @@ export type UploadRepository = ReturnType<typeof createUploadRepository>;
 
 export function createUploadRepository(db: Db) {
   return {
-    async insert(row: UploadRow) {
-      await db.insert(uploads).values(row);
+    async insert(row: UploadRow, executor: Db = db) {
+      await executor.insert(uploads).values(row);
     },
     async find(id: string, ext: string): Promise<UploadRow | null> {
       const [row] = await db.select().from(uploads).where(and(eq(uploads.id, id), eq(uploads.ext, ext)));

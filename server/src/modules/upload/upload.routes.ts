@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { UPLOAD_MESSAGES, UploadedImage } from '../../../../contract/upload';
 import { AppError, badRequest } from '../../lib/errors';
 import { fail, ok, responses } from '../../lib/http';
+import { currentAdmin } from '../../plugins/auth';
 import { MAX_UPLOAD_BYTES, type UploadService } from './upload.service';
 
 const ONE_YEAR_S = 365 * 24 * 60 * 60;
@@ -51,7 +52,7 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<{ uploads: UploadService }>
         throw isBrokenForm(error) ? badRequest('上传内容不完整或格式不正确') : error;
       }
       if (!image) throw badRequest('请选择要上传的图片');
-      return ok(await uploads.store(image));
+      return ok(await uploads.store(currentAdmin(request), image));
     },
   );
 };

@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { Page } from '../../../../contract/paging';
 import { queryRows, type Db } from '../../db/client';
 import { defineList, exactFilter, textFilter } from '../../db/list';
@@ -107,6 +107,10 @@ export function createUserRepository(db: Db) {
           (select count(*)::int from comments c join issues i on i.id = c.issue_id
             where i.user_id = ${id} and c.user_id <> ${id}) as "underIssues"`);
       return { issues: Number(row.issues), comments: Number(row.own) + Number(row.underIssues) };
+    },
+
+    async setEnabled(ids: readonly string[], enabled: boolean, tx: Locked<'users'>): Promise<void> {
+      await tx.update(users).set({ enabled }).where(inArray(users.id, [...ids]));
     },
 
     async delete(id: string, tx: Locked<'users'>): Promise<boolean> {

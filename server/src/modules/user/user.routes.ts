@@ -3,7 +3,9 @@ import { Type } from '@sinclair/typebox';
 import { IdParams } from '../../../../contract/ids';
 import { Paged } from '../../../../contract/paging';
 import { CreateUserBody, CreatedUser, UpdateUserBody, User, UserImpact, UserListQuery, UserLoginIdParams } from '../../../../contract/user';
+import { BatchBody, BatchResult, USER_BATCH_ACTIONS } from '../../../../contract/audit';
 import { createdResponses, ok, responses } from '../../lib/http';
+import { currentAdmin } from '../../plugins/auth';
 import type { UserService } from './user.service';
 
 
@@ -47,7 +49,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ users: UserService }> = asy
       config: { access: 'admin' },
       schema: { summary: '新增用户', body: CreateUserBody, response: createdResponses(CreatedUser) },
     },
-    async (request, reply) => reply.status(201).send(ok(await users.create(request.body))),
+    async (request, reply) => reply.status(201).send(ok(await users.create(currentAdmin(request), request.body))),
   );
 
   app.patch(
@@ -56,7 +58,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ users: UserService }> = asy
       config: { access: 'admin' },
       schema: { summary: '修改用户（loginPwd 非空时设置新密码）', params: IdParams, body: UpdateUserBody, response: responses(User) },
     },
-    async (request) => ok(await users.update(request.params.id, request.body)),
+    async (request) => ok(await users.update(currentAdmin(request), request.params.id, request.body)),
   );
 
   app.delete(
@@ -66,8 +68,21 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ users: UserService }> = asy
       schema: { summary: '删除用户及其问答和评论（超级管理员）', params: IdParams, response: responses(Type.Null()) },
     },
     async (request) => {
-      await users.remove(request.params.id);
+      await users.remove(currentAdmin(request), request.params.id);
       return ok(null);
     },
+  );
+
+  app.post(
+    '/batch',
+    {
+      config: { access: 'admin' },
+      schema: {
+        summary: '批量删除（超级管理员）、启用或禁用用户：全部成功或全部不做',
+        body: BatchBody(USER_BATCH_ACTIONS),
+        response: responses(BatchResult),
+      },
+    },
+    async (request) => ok(await users.batch(currentAdmin(request), request.body.action, request.body.ids)),
   );
 };

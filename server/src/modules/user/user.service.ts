@@ -2,14 +2,17 @@ import { randomInt } from 'node:crypto';
 import type { Page } from '../../../../contract/paging';
 import { USER_MESSAGES } from '../../../../contract/user';
 import type { CreateUserBody, UpdateUserBody, User, UserImpact, UserListQuery } from '../../../../contract/user';
+import { AUDIT_ACTIONS, type BatchResult, type UserBatchAction } from '../../../../contract/audit';
 import type { Db } from '../../db/client';
-import { writeTransaction } from '../../db/write-lock';
+import { users as usersTable } from '../../db/schema';
+import { writeTransaction, type Locked } from '../../db/write-lock';
 import { DEFAULT_AVATAR, DEFAULT_USER_NICKNAME, DEFAULT_USER_POINTS } from '../../lib/defaults';
-import { conflict, isUniqueViolation, notFound } from '../../lib/errors';
+import { conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors';
 import { booleanFilter } from '../../lib/filters';
 import { newId } from '../../lib/ids';
 import { mapPage } from '../../lib/paging';
 import { checkPassword, hashPassword, randomPassword } from '../../lib/passwords';
+import { checkGuard, diff, lockRow, lockRows, missingRecord, uniqueIds, type Actor, type Audit, type RevertGuard } from '../audit/audit';
 import type { CommentRepository } from '../comment/comment.repository';
 import type { IssueRepository } from '../issue/issue.repository';
 import type { UserChanges, UserRepository, UserRow } from './user.repository';
@@ -26,15 +29,35 @@ export function createUserService(deps: {
   users: UserRepository;
   issues: IssueRepository;
   comments: CommentRepository;
+  audit: Audit;
   now?: () => number;
 }) {
-  const { db, users, issues, comments } = deps;
+  const { db, users, issues, comments, audit } = deps;
   const now = deps.now ?? Date.now;
 
   async function mustFind(id: string): Promise<UserRow> {
     const row = await users.findById(id);
     if (!row) throw notFound(USER_MESSAGES.notFound);
     return row;
+  }
+
+  /**
+   * Removes the user with their issues and every comment that goes with them, and puts right the
+   * comment counts of the issues and books they had commented on; inside the caller's transaction.
+   */
+  async function removeIn(id: string, tx: Locked<'users' | 'books' | 'issues' | 'comments'>): Promise<void> {
+    const commentedOn = await comments.deleteByUser(id, tx);
+    await comments.deleteUnderIssuesOf(id, tx);
+    await issues.deleteByUser(id, tx);
+    await comments.recount(commentedOn, tx);
+    await users.delete(id, tx);
+  }
+
+  /** Only enabled changed: the log says 启用 or 禁用 rather than 修改. */
+  function updateAction(changes: Record<string, unknown>) {
+    const keys = Object.keys(changes);
+    if (keys.length === 1 && keys[0] === 'enabled') return changes.enabled ? AUDIT_ACTIONS.enable : AUDIT_ACTIONS.disable;
+    return AUDIT_ACTIONS.update;
   }
 
   return {
@@ -55,7 +78,7 @@ export function createUserService(deps: {
       return users.impact(id);
     },
 
-    async create(body: CreateUserBody): Promise<User & { initialPassword?: string }> {
+    async create(actor: Actor, body: CreateUserBody): Promise<User & { initialPassword?: string }> {
       const generated = body.loginPwd ? null : randomPassword();
       const password = body.loginPwd || generated!;
       checkPassword(password);
@@ -78,12 +101,16 @@ export function createUserService(deps: {
         registerDate: at,
         lastLoginDate: at,
       };
-      const created = await writeTransaction(db, ['users'], (tx) => users.insert(row, tx));
+      const created = await writeTransaction(db, ['users'], async (tx) => {
+        const inserted = await users.insert(row, tx);
+        if (inserted) await audit.record(tx, actor, { action: AUDIT_ACTIONS.create, entity: 'user', entityId: inserted.id, title: inserted.loginId });
+        return inserted;
+      });
       if (!created) throw conflict(USER_MESSAGES.taken);
       return generated ? { ...toUser(created), initialPassword: generated } : toUser(created);
     },
 
-    async update(id: string, body: UpdateUserBody): Promise<User> {
+    async update(actor: Actor, id: string, body: UpdateUserBody, guard?: RevertGuard): Promise<User> {
       const { loginPwd, ...fields } = body;
       if (loginPwd) checkPassword(loginPwd);
       if (fields.loginId) {
@@ -98,8 +125,21 @@ export function createUserService(deps: {
       };
       if (!Object.keys(changes).length) return toUser(await mustFind(id));
       try {
-        const row = await writeTransaction(db, ['users'], (tx) => users.update(id, changes, tx));
-        if (!row) throw notFound(USER_MESSAGES.notFound);
+        const row = await writeTransaction(db, ['users'], async (tx) => {
+          const before = await lockRow(tx, usersTable, id);
+          if (!before) throw missingRecord(guard, notFound(USER_MESSAGES.notFound));
+          checkGuard(before, guard);
+          const updated = await users.update(id, changes, tx);
+          if (!updated) throw notFound(USER_MESSAGES.notFound);
+          await audit.record(tx, actor, {
+            action: guard?.action ?? updateAction(changes),
+            entity: 'user',
+            entityId: id,
+            title: updated.loginId,
+            changes: diff(before, changes),
+          });
+          return updated;
+        });
         return toUser(row);
       } catch (error) {
         if (isUniqueViolation(error)) throw conflict(USER_MESSAGES.taken);
@@ -107,20 +147,49 @@ export function createUserService(deps: {
       }
     },
 
-    /**
-     * Removes the user with their issues and every comment that goes with them, and puts right
-     * the comment counts of the issues and books they had commented on: all or nothing.
-     */
-    async remove(id: string): Promise<void> {
-      // The user's issues and comments go too, and the books and issues they commented on are recounted.
+    async remove(actor: Actor, id: string): Promise<void> {
       await writeTransaction(db, ['users', 'books', 'issues', 'comments'], async (tx) => {
-        if (!(await users.lockForDelete(id, tx))) throw notFound(USER_MESSAGES.notFound);
-        const commentedOn = await comments.deleteByUser(id, tx);
-        await comments.deleteUnderIssuesOf(id, tx);
-        await issues.deleteByUser(id, tx);
-        await comments.recount(commentedOn, tx);
-        await users.delete(id, tx);
+        const user = await lockRow(tx, usersTable, id);
+        if (!user) throw notFound(USER_MESSAGES.notFound);
+        await removeIn(id, tx);
+        await audit.record(tx, actor, { action: AUDIT_ACTIONS.delete, entity: 'user', entityId: id, title: user.loginId });
       });
+    },
+
+    /** All or nothing: every id must exist, and each record gets its own audit entry. */
+    async batch(actor: Actor, action: UserBatchAction, given: readonly string[]): Promise<BatchResult> {
+      const ids = uniqueIds(given);
+      if (action === 'delete') {
+        // Deleting a user takes their issues and comments: a super admin's decision, as one by one.
+        if (actor.permission !== 1) throw forbidden();
+        await writeTransaction(db, ['users', 'books', 'issues', 'comments'], async (tx) => {
+          const rows = await lockRows(tx, usersTable, ids);
+          for (const id of ids) await removeIn(id, tx);
+          await audit.record(
+            tx,
+            actor,
+            rows.map((row) => ({ action: AUDIT_ACTIONS.batchDelete, entity: 'user' as const, entityId: row.id, title: row.loginId })),
+          );
+        });
+        return { done: ids.length };
+      }
+      const enabled = action === 'enable';
+      await writeTransaction(db, ['users'], async (tx) => {
+        const rows = await lockRows(tx, usersTable, ids);
+        await users.setEnabled(ids, enabled, tx);
+        await audit.record(
+          tx,
+          actor,
+          rows.map((row) => ({
+            action: enabled ? AUDIT_ACTIONS.batchEnable : AUDIT_ACTIONS.batchDisable,
+            entity: 'user' as const,
+            entityId: row.id,
+            title: row.loginId,
+            changes: diff(row, { enabled }),
+          })),
+        );
+      });
+      return { done: ids.length };
     },
   };
 }

@@ -4,10 +4,14 @@ import { DEFAULT_AVATAR } from '../../lib/defaults';
 import { verifyPassword } from '../../lib/passwords';
 import { contentFixtures } from '../../../test/content';
 import { bearer, createTestContext, type TestContext } from '../../../test/harness';
+import { createAudit } from '../audit/audit';
 import { createCommentRepository } from '../comment/comment.repository';
 import { createIssueRepository } from '../issue/issue.repository';
 import { createUserRepository } from './user.repository';
 import { createUserService } from './user.service';
+
+// Service calls made directly by these tests, on behalf of a super admin.
+const ROOT_ACTOR = { id: '000000000000000000000001', loginId: 'root', permission: 1 };
 
 let t: TestContext;
 let root: string;
@@ -180,8 +184,9 @@ describe('PATCH /api/user/:id', () => {
       users: { ...repo, loginIdOwner: async () => null },
       issues: createIssueRepository(t.database.db),
       comments: createCommentRepository(t.database.db),
+      audit: createAudit(),
     });
-    await expect(service.update(id, { loginId: 'race-a' })).rejects.toMatchObject({ statusCode: 409, msg: '该用户已存在' });
+    await expect(service.update(ROOT_ACTOR, id, { loginId: 'race-a' })).rejects.toMatchObject({ statusCode: 409, msg: '该用户已存在' });
   });
 
   it('changes nothing stored for _id, dates, hashes or unknown fields', async () => {
@@ -383,8 +388,9 @@ describe('DELETE /api/user/:id', () => {
       },
       issues: createIssueRepository(db),
       comments: createCommentRepository(db),
+      audit: createAudit(),
     });
-    await expect(service.remove(world.victim)).rejects.toThrow('disk full');
+    await expect(service.remove(ROOT_ACTOR, world.victim)).rejects.toThrow('disk full');
     expect(await snapshot()).toEqual(before);
     expect(await counters(t, world.othersIssue, world.book)).toEqual({ issue: 3, book: 1 });
   });

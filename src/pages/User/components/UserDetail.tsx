@@ -1,4 +1,5 @@
-import { Descriptions, Image, Modal } from 'antd';
+import { Descriptions, Image, Modal, Space } from 'antd';
+import HistoryButton from '@/components/HistoryDrawer';
 import { DEFAULT_AVATAR } from '@/constants';
 import type { User } from '../../../../contract/user';
 import { formatDate } from '@/utils/format';
@@ -15,7 +16,14 @@ export const lastLoginText = ({ registerDate, lastLoginDate }: Pick<User, 'regis
 
 export default function UserDetail({ user, onClose }: { user: User | null; onClose: () => void }) {
   return (
-    <Modal title="用户详情" open={user !== null} onCancel={onClose} footer={null} destroyOnHidden>
+    <Modal
+      title={
+        <Space>
+          用户详情
+          {user && <HistoryButton entity="user" id={user._id} />}
+        </Space>
+      }
+      open={user !== null} onCancel={onClose} footer={null} destroyOnHidden>
       {user && (
         <Descriptions column={1} bordered size="small">
           <Descriptions.Item label="登录账号">{user.loginId}</Descriptions.Item>

@@ -1,0 +1,100 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { ADMIN_LOGIN, ADMIN_PASSWORD, apiSignIn, expectMessage, launchBrowser, signIn, startServer, type ApiClient, type RunningServer } from './support';
+
+const EDITOR_LOGIN = 'e2e-auditor';
+const EDITOR_PASSWORD = 'auditor-password';
+
+let server: RunningServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let root: ApiClient;
+
+interface Saved {
+  _id: string;
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  root = await apiSignIn(server.url, ADMIN_LOGIN, ADMIN_PASSWORD);
+  await root.call('POST', '/api/admin', { loginId: EDITOR_LOGIN, loginPwd: EDITOR_PASSWORD, nickname: 'e2e 审核', permission: 2 });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+beforeEach(async () => {
+  context = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1440, height: 900 } });
+  page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+});
+
+afterEach(async () => {
+  await context?.close();
+});
+
+async function signInAsEditor() {
+  await signIn(page, server.url, EDITOR_LOGIN, EDITOR_PASSWORD);
+  await page.waitForURL(/\/home$/);
+}
+
+const tableRow = (text: string) => page.locator('.ant-table-tbody tr', { hasText: text });
+const confirmPopup = () => page.locator('.ant-popconfirm:visible .ant-btn-primary').last();
+
+jest.setTimeout(120_000);
+
+describe('audit log and bulk actions in a real browser', () => {
+  it('approves three issues at once, each recorded in the log', async () => {
+    const type = await root.call<Saved>('POST', '/api/type', { typeName: '批量类型' });
+    const user = await root.call<Saved>('POST', '/api/user', { loginId: 'bulk-asker', nickname: '批量提问者' });
+    const ids: string[] = [];
+    for (const n of [1, 2, 3]) {
+      const issue = await root.call<Saved>('POST', '/api/issue', { issueTitle: `批量待审问题${n}`, issueContent: '<p>x</p>', userId: user._id, typeId: type._id });
+      ids.push(issue._id);
+    }
+
+    await signInAsEditor();
+    await page.goto(`${server.url}/issue`);
+    for (const n of [1, 2, 3]) {
+      const row = tableRow(`批量待审问题${n}`);
+      await row.waitFor();
+      await row.locator('.ant-checkbox-input').check();
+    }
+    await page.getByText('已选择 3 项').waitFor();
+    await page.getByRole('button', { name: '批量审核通过' }).click();
+    await page.getByText('确定要审核通过选中的 3 条记录吗？').waitFor();
+    await confirmPopup().click();
+    await expectMessage(page, '已审核通过 3 条记录');
+
+    for (const id of ids) expect((await root.call<{ issueStatus: boolean }>('GET', `/api/issue/${id}`)).issueStatus).toBe(true);
+    await page.goto(`${server.url}/audit`);
+    await tableRow('批量待审问题1').waitFor();
+    expect(await page.locator('.ant-table-tbody tr', { hasText: '批量审核通过' }).count()).toBe(3);
+  });
+
+  it('reverts a nickname change from the 历史 drawer', async () => {
+    const user = await root.call<Saved>('POST', '/api/user', { loginId: 'renamed-user', nickname: '原来的昵称' });
+    await root.call('PATCH', `/api/user/${user._id}`, { nickname: '改错的昵称' });
+
+    await signInAsEditor();
+    await page.goto(`${server.url}/user/editUser/${user._id}`);
+    await page.locator('input[value="改错的昵称"]').waitFor();
+    await page.getByRole('button', { name: /历\s*史/ }).click();
+    const drawer = page.locator('.ant-drawer-content');
+    await drawer.getByText('昵称：原来的昵称 → 改错的昵称').waitFor();
+    await drawer.getByText('恢复此版本').click();
+    await page.getByText('确定要把这些字段恢复为修改前的值吗？').waitFor();
+    await confirmPopup().click();
+    await expectMessage(page, '已恢复此版本');
+    // The drawer stays open and shows the revert as the newest entry.
+    await drawer.locator('.ant-tag', { hasText: /^恢复$/ }).waitFor();
+
+    expect((await root.call<{ nickname: string }>('GET', `/api/user/${user._id}`)).nickname).toBe('原来的昵称');
+    // The edit page shows the record as it now is.
+    await page.keyboard.press('Escape');
+    await page.locator('input[value="原来的昵称"]').waitFor();
+  });
+});

@@ -1,0 +1,547 @@
+import { count, eq, sql } from 'drizzle-orm';
+import type { AuditEntry } from '../../../../contract/audit';
+import { ConfigError, loadConfig } from '../../config';
+import { auditLog, issues, users } from '../../db/schema';
+import { contentFixtures } from '../../../test/content';
+import { bearer, createTestContext, ROOT_LOGIN, ROOT_PASSWORD, type TestContext } from '../../../test/harness';
+import { multipart, png, UNKNOWN_ID } from '../../../test/attack/support';
+import { routeKey } from '../../../test/attack/world';
+import { createAuditRepository, PURGE_BATCH } from './audit.repository';
+import { createAuditRetention } from './audit.retention';
+
+let t: TestContext;
+let root: string;
+let rootId: string;
+let normal: { id: string; token: string };
+let typeId: string;
+beforeAll(async () => {
+  t = await createTestContext();
+  root = await t.rootToken();
+  rootId = (await t.inject({ method: 'GET', url: '/api/admin/whoami', headers: bearer(root) })).json().data._id;
+  normal = await t.createAdmin('audit-normal', 2);
+  typeId = await fixtures().type('audit-type');
+}, 120_000);
+afterAll(() => t.close());
+
+const fixtures = () => contentFixtures(t.database.db);
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+async function call(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object, token = root) {
+  return t.inject({ method, url, headers: bearer(token), ...(payload && { payload }) });
+}
+
+/** The newest `n` entries of the whole log, newest first. */
+async function latest(n = 1): Promise<AuditEntry[]> {
+  const response = await call('GET', `/api/audit?pageSize=${n}`);
+  expect(response.statusCode).toBe(200);
+  return response.json().data.data;
+}
+
+async function entryCount(): Promise<number> {
+  const [row] = await t.database.db.select({ n: count() }).from(auditLog);
+  return Number(row.n);
+}
+
+async function history(entity: string, id: string, token = root): Promise<AuditEntry[]> {
+  const response = await call('GET', `/api/audit/${entity}/${id}`, undefined, token);
+  expect(response.statusCode).toBe(200);
+  return response.json().data;
+}
+
+/** What one write route's entry must say, after doing that write through the API. */
+type Expected = Partial<AuditEntry>;
+
+/**
+ * One case per write route (POST, PATCH, PUT, DELETE) of the app: it makes the write and answers
+ * how many entries it made and what the newest must say. A route registered without a case here
+ * fails "every write route has a case", so a new write cannot go unaudited unnoticed.
+ */
+const CASES: Record<string, () => Promise<{ entries?: number; expected: Expected }>> = {
+  'POST /api/admin/login': async () => {
+    expect((await t.login(ROOT_LOGIN, ROOT_PASSWORD)).statusCode).toBe(200);
+    return { expected: { action: '登录', entity: 'session', entityId: rootId, title: ROOT_LOGIN, adminId: rootId, adminLoginId: ROOT_LOGIN } };
+  },
+  'POST /api/admin/logout': async () => {
+    const token = await t.tokenFor('audit-normal', 'audit-normal-password');
+    expect((await call('POST', '/api/admin/logout', undefined, token)).statusCode).toBe(200);
+    return { entries: 2, expected: { action: '退出', entity: 'session', entityId: normal.id, adminId: normal.id, adminLoginId: 'audit-normal' } };
+  },
+  'POST /api/admin': async () => {
+    const response = await call('POST', '/api/admin', { loginId: 'audit-created', loginPwd: 'password-123', permission: 2 });
+    return { expected: { action: '新增', entity: 'admin', entityId: response.json().data._id, title: 'audit-created', adminId: rootId } };
+  },
+  'PATCH /api/admin/:id': async () => {
+    // Made (新增) and signed in (登录) first; then the change under test.
+    const target = await t.createAdmin('audit-patched-admin', 2);
+    expect((await call('PATCH', `/api/admin/${target.id}`, { nickname: 'renamed', loginPwd: 'new-password-1' })).statusCode).toBe(200);
+    return {
+      entries: 3,
+      expected: {
+        action: '修改',
+        entity: 'admin',
+        entityId: target.id,
+        title: 'audit-patched-admin',
+        changes: [
+          { field: 'nickname', before: '新增管理员', after: 'renamed' },
+          { field: 'password', note: '密码已修改' },
+        ],
+      },
+    };
+  },
+  'DELETE /api/admin/:id': async () => {
+    const doomed = await t.createAdmin('audit-doomed', 2);
+    expect((await call('DELETE', `/api/admin/${doomed.id}`)).statusCode).toBe(200);
+    return { entries: 3, expected: { action: '删除', entity: 'admin', entityId: doomed.id, title: 'audit-doomed' } };
+  },
+  'POST /api/type': async () => {
+    const response = await call('POST', '/api/type', { typeName: 'audit-new-type' });
+    return { expected: { action: '新增', entity: 'type', entityId: response.json().data._id, title: 'audit-new-type' } };
+  },
+  'PATCH /api/type/:id': async () => {
+    const id = await fixtures().type('audit-old-name');
+    expect((await call('PATCH', `/api/type/${id}`, { typeName: 'audit-new-name' })).statusCode).toBe(200);
+    return { expected: { action: '修改', entity: 'type', entityId: id, changes: [{ field: 'typeName', before: 'audit-old-name', after: 'audit-new-name' }] } };
+  },
+  'DELETE /api/type/:id': async () => {
+    const id = await fixtures().type('audit-unused');
+    expect((await call('DELETE', `/api/type/${id}`)).statusCode).toBe(200);
+    return { expected: { action: '删除', entity: 'type', entityId: id, title: 'audit-unused' } };
+  },
+  'POST /api/upload': async () => {
+    const { payload, contentType } = multipart([{ name: 'a.png', type: 'image/png', data: png(1, 1) }]);
+    const response = await t.inject({ method: 'POST', url: '/api/upload', headers: { ...bearer(root), 'content-type': contentType }, payload });
+    const file = (response.json().data as string).split('/').pop()!;
+    return { expected: { action: '新增', entity: 'upload', entityId: file.slice(0, 24), title: file } };
+  },
+  'POST /api/user': async () => {
+    const response = await call('POST', '/api/user', { loginId: 'audit-user', loginPwd: 'password-123' });
+    return { expected: { action: '新增', entity: 'user', entityId: response.json().data._id, title: 'audit-user', changes: null } };
+  },
+  'PATCH /api/user/:id': async () => {
+    const id = await fixtures().user({ loginId: 'audit-patched', nickname: '甲' });
+    expect((await call('PATCH', `/api/user/${id}`, { nickname: '乙', points: 5, loginPwd: 'another-pass-1' })).statusCode).toBe(200);
+    return {
+      expected: {
+        action: '修改',
+        entity: 'user',
+        entityId: id,
+        title: 'audit-patched',
+        changes: [
+          { field: 'nickname', before: '甲', after: '乙' },
+          { field: 'points', before: 100, after: 5 },
+          { field: 'password', note: '密码已修改' },
+        ],
+        revertible: true,
+      },
+    };
+  },
+  'DELETE /api/user/:id': async () => {
+    const id = await fixtures().user({ loginId: 'audit-deleted' });
+    expect((await call('DELETE', `/api/user/${id}`)).statusCode).toBe(200);
+    return { expected: { action: '删除', entity: 'user', entityId: id, title: 'audit-deleted', revertible: false } };
+  },
+  'POST /api/user/batch': async () => {
+    const ids = [await fixtures().user(), await fixtures().user()];
+    expect((await call('POST', '/api/user/batch', { action: 'disable', ids })).statusCode).toBe(200);
+    return { entries: 2, expected: { action: '批量禁用', entity: 'user', changes: [{ field: 'enabled', before: true, after: false }] } };
+  },
+  'POST /api/book': async () => {
+    const response = await call('POST', '/api/book', { bookTitle: '审计之书', downloadLink: 'https://example.com', bookIntro: '<p>x</p>', requirePoints: 1, typeId });
+    return { expected: { action: '新增', entity: 'book', entityId: response.json().data._id, title: '审计之书' } };
+  },
+  'PATCH /api/book/:id': async () => {
+    const id = await fixtures().book(typeId, { bookTitle: '旧书名' });
+    expect((await call('PATCH', `/api/book/${id}`, { bookTitle: '新书名' })).statusCode).toBe(200);
+    return { expected: { action: '修改', entity: 'book', entityId: id, title: '新书名', changes: [{ field: 'bookTitle', before: '旧书名', after: '新书名' }] } };
+  },
+  'DELETE /api/book/:id': async () => {
+    const id = await fixtures().book(typeId, { bookTitle: '要删的书' });
+    expect((await call('DELETE', `/api/book/${id}`)).statusCode).toBe(200);
+    return { expected: { action: '删除', entity: 'book', entityId: id, title: '要删的书' } };
+  },
+  'POST /api/book/batch': async () => {
+    const ids = [await fixtures().book(typeId), await fixtures().book(typeId), await fixtures().book(typeId)];
+    expect((await call('POST', '/api/book/batch', { action: 'delete', ids })).statusCode).toBe(200);
+    return { entries: 3, expected: { action: '批量删除', entity: 'book' } };
+  },
+  'POST /api/interview': async () => {
+    const response = await call('POST', '/api/interview', { interviewTitle: '审计面试题', interviewContent: '<p>x</p>', typeId });
+    return { expected: { action: '新增', entity: 'interview', entityId: response.json().data._id, title: '审计面试题' } };
+  },
+  'PATCH /api/interview/:id': async () => {
+    const id = await fixtures().interview(typeId);
+    expect((await call('PATCH', `/api/interview/${id}`, { interviewContent: '<p>新内容</p>' })).statusCode).toBe(200);
+    return { expected: { action: '修改', entity: 'interview', entityId: id, changes: [{ field: 'interviewContent', before: '<p>answer</p>', after: '<p>新内容</p>' }] } };
+  },
+  'DELETE /api/interview/:id': async () => {
+    const id = await fixtures().interview(typeId);
+    expect((await call('DELETE', `/api/interview/${id}`)).statusCode).toBe(200);
+    return { expected: { action: '删除', entity: 'interview', entityId: id } };
+  },
+  'POST /api/interview/batch': async () => {
+    const id = await fixtures().interview(typeId);
+    expect((await call('POST', '/api/interview/batch', { action: 'delete', ids: [id] })).statusCode).toBe(200);
+    return { expected: { action: '批量删除', entity: 'interview', entityId: id } };
+  },
+  'POST /api/issue': async () => {
+    const userId = await fixtures().user();
+    const response = await call('POST', '/api/issue', { issueTitle: '审计问答', issueContent: '<p>x</p>', userId, typeId });
+    return { expected: { action: '新增', entity: 'issue', entityId: response.json().data._id, title: '审计问答' } };
+  },
+  'PATCH /api/issue/:id': async () => {
+    const id = await fixtures().issue(await fixtures().user(), typeId, { issueTitle: '待审' });
+    expect((await call('PATCH', `/api/issue/${id}`, { issueStatus: true })).statusCode).toBe(200);
+    return { expected: { action: '审核通过', entity: 'issue', entityId: id, title: '待审', changes: [{ field: 'issueStatus', before: false, after: true }] } };
+  },
+  'DELETE /api/issue/:id': async () => {
+    const id = await fixtures().issue(await fixtures().user(), typeId);
+    expect((await call('DELETE', `/api/issue/${id}`)).statusCode).toBe(200);
+    return { expected: { action: '删除', entity: 'issue', entityId: id } };
+  },
+  'POST /api/issue/batch': async () => {
+    const userId = await fixtures().user();
+    const ids = [await fixtures().issue(userId, typeId), await fixtures().issue(userId, typeId)];
+    expect((await call('POST', '/api/issue/batch', { action: 'approve', ids })).statusCode).toBe(200);
+    return { entries: 2, expected: { action: '批量审核通过', entity: 'issue', revertible: true } };
+  },
+  'POST /api/comment': async () => {
+    const userId = await fixtures().user();
+    const issueId = await fixtures().issue(userId, typeId);
+    const response = await call('POST', '/api/comment', { userId, commentType: 1, issueId, commentContent: '<p>很好的<b>问题</b></p>' });
+    return { expected: { action: '新增', entity: 'comment', entityId: response.json().data._id, title: '很好的 问题' } };
+  },
+  'DELETE /api/comment/:id': async () => {
+    const userId = await fixtures().user();
+    const id = await fixtures().comment({ userId, typeId, issueId: await fixtures().issue(userId, typeId) });
+    expect((await call('DELETE', `/api/comment/${id}`)).statusCode).toBe(200);
+    return { expected: { action: '删除', entity: 'comment', entityId: id } };
+  },
+  'POST /api/comment/batch': async () => {
+    const userId = await fixtures().user();
+    const id = await fixtures().comment({ userId, typeId, issueId: await fixtures().issue(userId, typeId) });
+    expect((await call('POST', '/api/comment/batch', { action: 'delete', ids: [id] })).statusCode).toBe(200);
+    return { expected: { action: '批量删除', entity: 'comment', entityId: id } };
+  },
+  'POST /api/audit/:auditId/revert': async () => {
+    const id = await fixtures().user({ nickname: '原名' });
+    await call('PATCH', `/api/user/${id}`, { nickname: '改名' });
+    const [change] = await history('user', id);
+    expect((await call('POST', `/api/audit/${change._id}/revert`)).statusCode).toBe(200);
+    return { entries: 2, expected: { action: '恢复', entity: 'user', entityId: id, changes: [{ field: 'nickname', before: '改名', after: '原名' }] } };
+  },
+};
+
+/**
+ * Write routes whose audit entry another change brings (none today). A route may be listed here
+ * only while its recording is being built elsewhere; the list is reported, never silently grown.
+ */
+const PENDING: string[] = [];
+
+const WRITE_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
+
+describe('every write through the API is in the audit log', () => {
+  it('every write route has a case', () => {
+    const writes = t.app.routeCatalog.filter((route) => WRITE_METHODS.has(route.method)).map(routeKey);
+    expect(writes.sort()).toEqual([...Object.keys(CASES), ...PENDING].sort());
+  });
+
+  it.each(Object.keys(CASES))('%s records its entry', async (key) => {
+    const before = await entryCount();
+    const started = t.clock.now();
+    const { entries = 1, expected } = await CASES[key]();
+    expect(await entryCount()).toBe(before + entries);
+    const [entry] = await latest();
+    expect(entry).toMatchObject({ adminId: expected.adminId ?? rootId, ...expected });
+    expect(entry.at).toBeGreaterThanOrEqual(started);
+    expect(JSON.stringify(entry)).not.toMatch(/argon2|passwordHash|password_hash|loginPwd/);
+  });
+
+  it('a write that fails leaves no entry, and an entry that cannot be written undoes the write', async () => {
+    const taken = await fixtures().user({ loginId: 'audit-taken' });
+    const other = await fixtures().user({ loginId: 'audit-other', nickname: 'keep' });
+    const before = await entryCount();
+    expect((await call('PATCH', `/api/user/${other}`, { loginId: 'audit-taken' })).statusCode).toBe(409);
+    expect((await call('PATCH', `/api/user/${UNKNOWN_ID}`, { nickname: 'x' })).statusCode).toBe(404);
+    expect(await entryCount()).toBe(before);
+    expect(taken).toBeTruthy();
+
+    await t.database.db.execute(sql.raw(`
+      create or replace function test_refuse_audit() returns trigger language plpgsql as $$
+      begin raise exception 'refused by test trigger'; end $$`));
+    await t.database.db.execute(sql.raw('create trigger test_refuse_audit before insert on audit_log for each row execute function test_refuse_audit()'));
+    try {
+      expect((await call('PATCH', `/api/user/${other}`, { nickname: 'lost' })).statusCode).toBe(500);
+    } finally {
+      await t.database.db.execute(sql.raw('drop trigger test_refuse_audit on audit_log'));
+    }
+    const [row] = await t.database.db.select({ nickname: users.nickname }).from(users).where(eq(users.id, other));
+    expect(row.nickname).toBe('keep');
+  });
+
+  it('keeps the account the admin had at the time after the admin is gone', async () => {
+    const gone = await t.createAdmin('audit-gone', 2);
+    const userId = await fixtures().user();
+    await call('PATCH', `/api/user/${userId}`, { nickname: 'by-gone' }, gone.token);
+    await call('DELETE', `/api/admin/${gone.id}`);
+    const [entry] = (await history('user', userId)).filter((e) => e.adminId === gone.id);
+    expect(entry).toMatchObject({ adminLoginId: 'audit-gone', action: '修改' });
+  });
+});
+
+describe('GET /api/audit', () => {
+  it('pages newest first in the shape of every list, and filters by admin, entity, action and time', async () => {
+    const userId = await fixtures().user({ loginId: 'audit-filter' });
+    const from = t.clock.now();
+    t.clock.advance(1000);
+    await call('PATCH', `/api/user/${userId}`, { nickname: 'f1' });
+    t.clock.advance(1000);
+    await call('PATCH', `/api/user/${userId}`, { enabled: false }, normal.token);
+    t.clock.advance(1000);
+    const page = (await call('GET', `/api/audit?current=1&pageSize=2&from=${from}`)).json().data;
+    expect(page).toMatchObject({ currentPage: 1, eachPage: 2, count: 2, totalPage: 1 });
+    expect(page.data.map((e: AuditEntry) => e.action)).toEqual(['禁用', '修改']);
+
+    const byAdmin = (await call('GET', `/api/audit?adminId=${normal.id}&from=${from}`)).json().data;
+    expect(byAdmin.data.map((e: AuditEntry) => e.action)).toEqual(['禁用']);
+    const byAction = (await call('GET', `/api/audit?action=${encodeURIComponent('修改')}&entity=user&from=${from}`)).json().data;
+    expect(byAction.data.map((e: AuditEntry) => e.changes)).toEqual([[{ field: 'nickname', before: '用户', after: 'f1' }]]);
+    const before = (await call('GET', `/api/audit?to=${from}&entity=user&action=${encodeURIComponent('修改')}`)).json().data;
+    expect(before.data.every((e: AuditEntry) => e.at <= from)).toBe(true);
+    expect((await call('GET', '/api/audit?entity=nothing')).statusCode).toBe(400);
+    expect((await call('GET', '/api/audit?action=drop')).statusCode).toBe(400);
+  });
+
+  it("shows a normal admin their own entries only, and refuses them another admin's", async () => {
+    const all = (await call('GET', '/api/audit?pageSize=100', undefined, normal.token)).json().data;
+    expect(all.count).toBeGreaterThan(0);
+    expect(all.data.every((e: AuditEntry) => e.adminId === normal.id)).toBe(true);
+    expect((await call('GET', `/api/audit?adminId=${normal.id}`, undefined, normal.token)).statusCode).toBe(200);
+    const refused = await call('GET', `/api/audit?adminId=${rootId}`, undefined, normal.token);
+    expect(refused.statusCode).toBe(403);
+    const everyone = (await call('GET', '/api/audit?pageSize=100')).json().data;
+    expect(new Set(everyone.data.map((e: AuditEntry) => e.adminId)).size).toBeGreaterThan(1);
+  });
+
+  it("a record's history is everyone's writes to it; an admin account's is its own or a super admin's", async () => {
+    const userId = await fixtures().user();
+    await call('PATCH', `/api/user/${userId}`, { nickname: 'a' });
+    await call('PATCH', `/api/user/${userId}`, { nickname: 'b' }, normal.token);
+    expect((await history('user', userId, normal.token)).map((e) => e.changes?.[0].after)).toEqual(['b', 'a']);
+    expect((await call('GET', `/api/audit/admin/${rootId}`, undefined, normal.token)).statusCode).toBe(403);
+    expect((await call('GET', `/api/audit/session/${rootId}`, undefined, normal.token)).statusCode).toBe(403);
+    expect((await call('GET', `/api/audit/admin/${normal.id}`, undefined, normal.token)).statusCode).toBe(200);
+    expect((await call('GET', `/api/audit/admin/${normal.id}`)).statusCode).toBe(200);
+  });
+
+  it('is served by the indexes: no sequential scan of audit_log for any filter', async () => {
+    // Enough rows that the planner would rather scan a table it had to read whole.
+    await t.database.db.execute(sql`
+      insert into audit_log (at, admin_id, admin_login_id, action, entity, entity_id, title)
+      select ${t.clock.now()}::bigint - g, lpad(to_hex(g % 7), 24, '0'), 'x', (array['新增','修改','删除'])[g % 3 + 1],
+        (array['user','book','issue'])[g % 3 + 1], lpad(to_hex(g), 24, '0'), 't'
+      from generate_series(1, 20000) g`);
+    await t.database.db.execute(sql`analyze audit_log`);
+    const plans: string[] = [];
+    for (const where of [sql`true`, sql`admin_id = ${rootId}`, sql`entity = 'book'`, sql`action = '删除'`, sql`at >= 5 and at <= 10`]) {
+      const rows = await t.database.db.execute(sql`explain select * from audit_log where ${where} order by at desc nulls last, id desc nulls last limit 10`);
+      plans.push(JSON.stringify(rows));
+    }
+    const rows = await t.database.db.execute(
+      sql`explain select * from audit_log where entity = 'user' and entity_id = ${UNKNOWN_ID} order by at desc nulls last, id desc nulls last limit 200`,
+    );
+    plans.push(JSON.stringify(rows));
+    for (const plan of plans) expect(plan).not.toContain('Seq Scan');
+    await t.database.db.execute(sql`delete from audit_log where admin_login_id = 'x'`);
+  });
+});
+
+describe('POST /api/audit/:auditId/revert', () => {
+  async function changedUser(from: string, to: string) {
+    const id = await fixtures().user({ nickname: from });
+    await call('PATCH', `/api/user/${id}`, { nickname: to });
+    const [entry] = await history('user', id);
+    return { id, entry };
+  }
+
+  it('puts the fields back, records 恢复, and the revert itself can be reverted', async () => {
+    const { id, entry } = await changedUser('小明', '小红');
+    const response = await call('POST', `/api/audit/${entry._id}/revert`, undefined, normal.token);
+    expect(response.statusCode).toBe(200);
+    const [reverted] = response.json().data as AuditEntry[];
+    expect(reverted).toMatchObject({ action: '恢复', adminId: normal.id, changes: [{ field: 'nickname', before: '小红', after: '小明' }], revertible: true });
+    expect((await call('GET', `/api/user/${id}`)).json().data.nickname).toBe('小明');
+    expect((await call('POST', `/api/audit/${reverted._id}/revert`)).statusCode).toBe(200);
+    expect((await call('GET', `/api/user/${id}`)).json().data.nickname).toBe('小红');
+  });
+
+  it('answers 409 naming the field when the record changed since in those fields, and changes nothing', async () => {
+    const { id, entry } = await changedUser('一', '二');
+    await call('PATCH', `/api/user/${id}`, { nickname: '三' });
+    const before = await entryCount();
+    const response = await call('POST', `/api/audit/${entry._id}/revert`);
+    expect(response.statusCode).toBe(409);
+    expect(response.json().msg).toBe('该记录此后又被修改过，无法恢复（nickname）');
+    expect((await call('GET', `/api/user/${id}`)).json().data.nickname).toBe('三');
+    expect(await entryCount()).toBe(before);
+    // A change to another field since does not stand in the way.
+    const other = await changedUser('四', '五');
+    await call('PATCH', `/api/user/${other.id}`, { points: 7 });
+    expect((await call('POST', `/api/audit/${other.entry._id}/revert`)).statusCode).toBe(200);
+  });
+
+  it('answers 409 when the record is gone', async () => {
+    const { id, entry } = await changedUser('六', '七');
+    await call('DELETE', `/api/user/${id}`);
+    const response = await call('POST', `/api/audit/${entry._id}/revert`);
+    expect(response.statusCode).toBe(409);
+    expect(response.json().msg).toBe('该记录已被删除，无法恢复');
+  });
+
+  it('refuses entries that are not changes, a password alone, and unknown entries', async () => {
+    const created = (await call('POST', '/api/user', { loginId: 'audit-revert-create', loginPwd: 'password-123' })).json().data._id;
+    const [createEntry] = await history('user', created);
+    expect(createEntry.revertible).toBe(false);
+    expect((await call('POST', `/api/audit/${createEntry._id}/revert`)).json()).toMatchObject({ code: 400, msg: '只有修改类的记录可以恢复' });
+    await call('PATCH', `/api/user/${created}`, { loginPwd: 'changed-pass-1' });
+    const [passwordEntry] = await history('user', created);
+    expect(passwordEntry).toMatchObject({ changes: [{ field: 'password', note: '密码已修改' }], revertible: false });
+    expect((await call('POST', `/api/audit/${passwordEntry._id}/revert`)).json()).toMatchObject({ code: 400, msg: '密码的修改无法恢复' });
+    expect((await call('POST', '/api/audit/999999999/revert')).json()).toMatchObject({ code: 404, msg: '操作记录不存在' });
+  });
+
+  it('needs the permission the original change needed', async () => {
+    await call('PATCH', `/api/admin/${rootId}`, { nickname: 'root-renamed' });
+    const [rootChange] = await history('admin', rootId);
+    expect((await call('POST', `/api/audit/${rootChange._id}/revert`, undefined, normal.token)).statusCode).toBe(403);
+    expect((await call('POST', `/api/audit/${rootChange._id}/revert`)).statusCode).toBe(200);
+    // A super admin's disabling of a normal admin: only a super admin may put it back.
+    const target = await t.createAdmin('audit-disabled', 2);
+    await call('PATCH', `/api/admin/${target.id}`, { enabled: false });
+    const [disabled] = await history('admin', target.id);
+    expect(disabled.action).toBe('禁用');
+    expect((await call('POST', `/api/audit/${disabled._id}/revert`, undefined, normal.token)).statusCode).toBe(403);
+    expect((await call('POST', `/api/audit/${disabled._id}/revert`)).statusCode).toBe(200);
+    expect((await call('GET', `/api/admin/${target.id}`)).json().data.enabled).toBe(true);
+  });
+});
+
+describe('bulk actions', () => {
+  it('approves several issues at once, one entry per issue from one insert', async () => {
+    const userId = await fixtures().user();
+    const ids = [await fixtures().issue(userId, typeId), await fixtures().issue(userId, typeId), await fixtures().issue(userId, typeId)];
+    const response = await call('POST', '/api/issue/batch', { action: 'approve', ids: [...ids, ids[0]] });
+    expect(response.json()).toMatchObject({ success: true, data: { done: 3 } });
+    const rows = await t.database.db.select({ id: issues.id, issueStatus: issues.issueStatus }).from(issues).where(eq(issues.userId, userId));
+    expect(rows.every((row) => row.issueStatus)).toBe(true);
+    for (const id of ids) expect((await history('issue', id))[0]).toMatchObject({ action: '批量审核通过', entityId: id });
+    const listed = (await call('GET', `/api/issue?issueStatus=true&pageSize=100`)).json().data;
+    const [{ n }] = await t.database.db.select({ n: count() }).from(issues).where(eq(issues.issueStatus, true));
+    expect(listed.count).toBe(Number(n));
+
+    // The statements a batch sends do not grow with its size: one update and one insert.
+    const few = [await fixtures().issue(userId, typeId), await fixtures().issue(userId, typeId)];
+    const many = await Promise.all(Array.from({ length: 30 }, () => fixtures().issue(userId, typeId)));
+    const small = await t.countQueries(() => call('POST', '/api/issue/batch', { action: 'approve', ids: few }));
+    const large = await t.countQueries(() => call('POST', '/api/issue/batch', { action: 'approve', ids: many }));
+    expect(large).toBe(small);
+  });
+
+  it('changes nothing and names the unknown ids when one is unknown', async () => {
+    const userId = await fixtures().user();
+    const known = await fixtures().issue(userId, typeId);
+    const before = await entryCount();
+    const response = await call('POST', '/api/issue/batch', { action: 'delete', ids: [known, UNKNOWN_ID] });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().msg).toBe(`以下记录不存在，未做任何修改：${UNKNOWN_ID}`);
+    expect((await call('GET', `/api/issue/${known}`)).statusCode).toBe(200);
+    expect(await entryCount()).toBe(before);
+  });
+
+  it('is all or nothing when a delete fails midway', async () => {
+    const userId = await fixtures().user();
+    const ids = [await fixtures().book(typeId), await fixtures().book(typeId)];
+    await fixtures().comment({ userId, typeId, bookId: ids[1], commentType: 2 });
+    const before = await entryCount();
+    await fixtures().failOn('comments', 'delete');
+    try {
+      expect((await call('POST', '/api/book/batch', { action: 'delete', ids })).statusCode).toBe(500);
+    } finally {
+      await fixtures().stopFailing('comments', 'delete');
+    }
+    for (const id of ids) expect((await call('GET', `/api/book/${id}`)).statusCode).toBe(200);
+    expect(await entryCount()).toBe(before);
+  });
+
+  it('refuses an action that does not belong to the resource, too many ids, and none', async () => {
+    const userId = await fixtures().user();
+    for (const [url, action] of [
+      ['/api/user/batch', 'approve'],
+      ['/api/book/batch', 'enable'],
+      ['/api/issue/batch', 'disable'],
+      ['/api/comment/batch', 'approve'],
+      ['/api/interview/batch', 'purge'],
+    ]) {
+      const response = await call('POST', url, { action, ids: [userId] });
+      expect({ url, action, status: response.statusCode }).toEqual({ url, action, status: 400 });
+      expect(response.json().msg).toContain('action');
+    }
+    const tooMany = Array.from({ length: 201 }, (_, i) => i.toString(16).padStart(24, '0'));
+    expect((await call('POST', '/api/user/batch', { action: 'enable', ids: tooMany })).statusCode).toBe(400);
+    expect((await call('POST', '/api/user/batch', { action: 'enable', ids: [] })).statusCode).toBe(400);
+    expect((await call('POST', '/api/user/batch', { action: 'enable', ids: ['not-an-id'] })).statusCode).toBe(400);
+  });
+
+  it('deletes users in bulk for a super admin only, with what goes with them', async () => {
+    const ids = [await fixtures().user(), await fixtures().user()];
+    const issueId = await fixtures().issue(ids[0], typeId);
+    const refused = await call('POST', '/api/user/batch', { action: 'delete', ids }, normal.token);
+    expect(refused.statusCode).toBe(403);
+    expect((await call('GET', `/api/user/${ids[0]}`)).statusCode).toBe(200);
+    expect((await call('POST', '/api/user/batch', { action: 'enable', ids }, normal.token)).statusCode).toBe(200);
+    expect((await call('POST', '/api/user/batch', { action: 'delete', ids })).json().data).toEqual({ done: 2 });
+    expect((await call('GET', `/api/issue/${issueId}`)).statusCode).toBe(404);
+    const [{ n }] = await t.database.db.select({ n: count() }).from(users);
+    expect((await call('GET', '/api/user')).json().data.count).toBe(Number(n));
+    expect((await history('user', ids[1]))[0]).toMatchObject({ action: '批量删除' });
+  });
+});
+
+describe('retention', () => {
+  it('AUDIT_RETENTION_DAYS defaults to 365 and a bad value names the variable', () => {
+    expect(loadConfig({}).auditRetentionDays).toBe(365);
+    expect(loadConfig({ AUDIT_RETENTION_DAYS: '30' }).auditRetentionDays).toBe(30);
+    for (const value of ['0', '-1', 'abc', '1.5', '36501']) {
+      expect(() => loadConfig({ AUDIT_RETENTION_DAYS: value })).toThrow(ConfigError);
+      expect(() => loadConfig({ AUDIT_RETENTION_DAYS: value })).toThrow('AUDIT_RETENTION_DAYS');
+    }
+  });
+
+  it('the server removes entries older than the retention, in batches, on its timer', async () => {
+    const repo = createAuditRepository(t.database.db);
+    const at = t.clock.now();
+    const old = PURGE_BATCH + 500;
+    await t.database.db.execute(sql`
+      insert into audit_log (at, admin_id, admin_login_id, action, entity, entity_id, title)
+      select ${at - 31 * DAY_MS}::bigint - g, ${rootId}, 'old', '修改', 'user', ${UNKNOWN_ID}, 'old' from generate_series(1, ${old}::int) g`);
+    await t.database.db.execute(sql`
+      insert into audit_log (at, admin_id, admin_login_id, action, entity, entity_id, title)
+      values (${at - 29 * DAY_MS}::bigint, ${rootId}, 'recent', '修改', 'user', ${UNKNOWN_ID}, 'recent')`);
+    const remaining = async (login: string) =>
+      Number((await t.database.db.select({ n: count() }).from(auditLog).where(eq(auditLog.adminLoginId, login)))[0].n);
+
+    const retention = createAuditRetention({ repo, days: 30, now: t.clock.now, intervalMs: 20 });
+    retention.start();
+    try {
+      for (let i = 0; i < 200 && (await remaining('old')) > 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    } finally {
+      await retention.stop();
+    }
+    expect(await remaining('old')).toBe(0);
+    expect(await remaining('recent')).toBe(1);
+
+    // The clock moves on: what was recent expires in its turn.
+    t.clock.advance(2 * DAY_MS);
+    expect(await retention.runOnce()).toBe(1);
+    expect(await remaining('recent')).toBe(0);
+  });
+});

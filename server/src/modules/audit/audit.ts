@@ -1,0 +1,155 @@
+import { eq, inArray } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { AUDIT_MESSAGES, BATCH_MESSAGES, type AuditAction, type AuditChange, type AuditEntity } from '../../../../contract/audit';
+import type { Db } from '../../db/client';
+import { auditLog } from '../../db/schema';
+import { badRequest, conflict } from '../../lib/errors';
+
+/**
+ * Recording to the audit log (操作日志). Every service that writes calls `audit.record` inside
+ * the transaction of its write, so an entry exists exactly when the write does: a rolled-back
+ * write leaves no entry, and no write is committed without one.
+ */
+
+/** Who did it: the signed-in admin, as the request's token says. */
+export interface Actor {
+  id: string;
+  loginId: string;
+  permission: number;
+}
+
+export interface AuditInput {
+  action: AuditAction;
+  entity: AuditEntity;
+  entityId: string;
+  /** What the log shows for the record: an account, a title. */
+  title: string;
+  changes?: AuditChange[] | null;
+}
+
+/**
+ * What a revert asks of the update it goes through: record the write as 恢复, and only if each
+ * field still holds the value the reverted entry left in it (checked under the write's locks).
+ */
+export interface RevertGuard {
+  action: AuditAction;
+  expect: Record<string, unknown>;
+}
+
+export type Audit = ReturnType<typeof createAudit>;
+
+const TITLE_MAX = 120;
+
+export function createAudit(deps: { now?: () => number } = {}) {
+  const now = deps.now ?? Date.now;
+  return {
+    /** One insert for one record or a whole batch, in the caller's transaction. */
+    async record(tx: Db, actor: Actor, entries: AuditInput | readonly AuditInput[]): Promise<void> {
+      const list = Array.isArray(entries) ? entries : [entries as AuditInput];
+      if (!list.length) return;
+      const at = now();
+      await tx.insert(auditLog).values(
+        list.map((entry) => ({
+          at,
+          adminId: actor.id,
+          adminLoginId: actor.loginId,
+          action: entry.action,
+          entity: entry.entity,
+          entityId: entry.entityId,
+          title: entry.title.slice(0, TITLE_MAX),
+          changes: entry.changes ?? null,
+        })),
+      );
+    },
+  };
+}
+
+/** Field names kept out of the log's values: their change is noted, never shown. */
+const SECRET_FIELDS: Record<string, string> = { passwordHash: 'password' };
+
+/**
+ * The fields of `changes` whose value differs from `before`, with both values; a password hash
+ * becomes 「密码已修改」 with neither.
+ */
+export function diff(before: Record<string, unknown>, changes: Record<string, unknown>): AuditChange[] {
+  const out: AuditChange[] = [];
+  for (const [field, after] of Object.entries(changes)) {
+    if (after === undefined) continue;
+    const secret = SECRET_FIELDS[field];
+    if (secret) {
+      out.push({ field: secret, note: AUDIT_MESSAGES.passwordChanged });
+      continue;
+    }
+    if (!sameValue(before[field], after)) out.push({ field, before: before[field], after });
+  }
+  return out;
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  return a === b || JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * Refuses a revert when a field it puts back no longer holds the value the reverted entry left:
+ * someone changed it since, and putting the old value back would silently undo their change.
+ */
+export function checkGuard(current: Record<string, unknown>, guard: RevertGuard | undefined): void {
+  if (!guard) return;
+  const changed = Object.entries(guard.expect)
+    .filter(([field, value]) => !sameValue(current[field], value))
+    .map(([field]) => field);
+  if (changed.length) throw conflict(`${AUDIT_MESSAGES.changedSince}（${changed.join('、')}）`);
+}
+
+/** For a reverted record that is gone: a 409, not the 404 of an ordinary update. */
+export function missingRecord(guard: RevertGuard | undefined, notFoundError: Error): Error {
+  return guard ? conflict(AUDIT_MESSAGES.gone) : notFoundError;
+}
+
+type TableWithId = PgTable & { id: PgColumn };
+
+/**
+ * The row as it is before the write, locked until the transaction ends: what the entry's
+ * "before" values and a revert's check read. Under the table's write lock no other writer can
+ * change it anyway; the row lock also holds off writers that do not take the table lock (admins).
+ */
+export async function lockRow<T extends TableWithId>(tx: Db, table: T, id: string): Promise<T['$inferSelect'] | null> {
+  const rows = await tx
+    .select()
+    .from(table as PgTable)
+    .where(eq(table.id, id))
+    .for('update');
+  return (rows[0] as T['$inferSelect'] | undefined) ?? null;
+}
+
+/**
+ * The rows of a batch, locked, in the order of `ids`; a 400 naming every id that does not exist,
+ * before anything is written.
+ */
+export async function lockRows<T extends TableWithId>(tx: Db, table: T, ids: readonly string[]): Promise<Array<T['$inferSelect']>> {
+  const rows = (await tx
+    .select()
+    .from(table as PgTable)
+    .where(inArray(table.id, [...ids]))
+    .orderBy(table.id)
+    .for('update')) as Array<T['$inferSelect'] & { id: string }>;
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const missing = ids.filter((id) => !byId.has(id));
+  if (missing.length) throw badRequest(`${BATCH_MESSAGES.unknownIds}${missing.join('、')}`);
+  return ids.map((id) => byId.get(id)!);
+}
+
+/** A batch's ids once each, in the order given. */
+export function uniqueIds(ids: readonly string[]): string[] {
+  return [...new Set(ids)];
+}
+
+/** A short plain-text title for content that is HTML (a comment). */
+export function plainTitle(html: string, max = 40): string {
+  const text = html
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}

@@ -1,0 +1,26 @@
+import type { AuditEntity, AuditEntry, AuditListQuery, BatchResult } from '../../contract/audit';
+import { api } from './api';
+import { fetchTable, type TableParams, type TableResult } from './table';
+
+/** One page of the audit log for ProTable, newest first, filtered as AuditListQuery allows. */
+export function listAudit(params: TableParams<AuditListQuery>): Promise<TableResult<AuditEntry>> {
+  return fetchTable<AuditEntry>('/api/audit', params);
+}
+
+/** One record's history, newest first. */
+export function recordHistory(entity: AuditEntity, id: string): Promise<AuditEntry[]> {
+  return api<AuditEntry[]>(`/api/audit/${entity}/${encodeURIComponent(id)}`);
+}
+
+/** 恢复此版本: puts the entry's fields back; answers the record's history after it. */
+export function revertAudit(auditId: string): Promise<AuditEntry[]> {
+  return api<AuditEntry[]>(`/api/audit/${encodeURIComponent(auditId)}/revert`, { method: 'POST' });
+}
+
+export type BatchResource = 'user' | 'book' | 'interview' | 'issue' | 'comment';
+export type BatchAction = 'delete' | 'enable' | 'disable' | 'approve' | 'unapprove';
+
+/** A bulk action on the selected rows: all of them or none. */
+export function batch(resource: BatchResource, action: BatchAction, ids: string[]): Promise<BatchResult> {
+  return api<BatchResult>(`/api/${resource}/batch`, { method: 'POST', data: { action, ids } });
+}
