@@ -16,9 +16,7 @@ export interface FakeRequest {
   body: unknown;
 }
 
-export type FakeReply =
-  | { status: number; body?: unknown }
-  | { fail: 'timeout' | 'abort' | 'network' | 'cancel' };
+export type FakeReply = { status: number; body?: unknown } | { fail: 'timeout' | 'abort' | 'network' | 'cancel' };
 
 export type FakeServer = (request: FakeRequest) => FakeReply | Promise<FakeReply>;
 
@@ -57,9 +55,7 @@ export function installFakeNetwork(server: FakeServer): FakeRequest[] {
     const request: FakeRequest = {
       method: (config.method ?? 'get').toUpperCase(),
       url: config.url ?? '',
-      headers: Object.fromEntries(
-        Object.entries(config.headers ?? {}).map(([key, value]) => [key, String(value)]),
-      ),
+      headers: Object.fromEntries(Object.entries(config.headers ?? {}).map(([key, value]) => [key, String(value)])),
       body: parseBody(config.data),
     };
     sent.push(request);

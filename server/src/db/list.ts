@@ -104,7 +104,13 @@ function pageSource(db: Db, o: PageSourceOptions): PageRows {
   const limit = sql.placeholder('limit');
   const offset = sql.placeholder('offset');
   if (!o.textFiltered) {
-    const pageIds = db.select({ id: o.id }).from(o.table).where(o.where).orderBy(...newestFirst(o.date, o.id)).limit(limit).offset(offset);
+    const pageIds = db
+      .select({ id: o.id })
+      .from(o.table)
+      .where(o.where)
+      .orderBy(...newestFirst(o.date, o.id))
+      .limit(limit)
+      .offset(offset);
     return { query: db, pageIds: sql`(${pageIds}) as page`, total: o.total };
   }
   const matched = db.$with('matched').as(db.select({ id: o.id, date: o.date }).from(o.table).where(o.where));
@@ -141,7 +147,10 @@ export interface PagedList<F extends string, Row> {
   list(values: ListValues<F>, page: PageRequest): Promise<Page<Row>>;
 }
 
-export function defineList<F extends string, R extends { total: number }>(db: Db, definition: ListDefinition<F, R>): PagedList<F, Omit<R, 'total'>> {
+export function defineList<F extends string, R extends { total: number }>(
+  db: Db,
+  definition: ListDefinition<F, R>,
+): PagedList<F, Omit<R, 'total'>> {
   const filters = Object.entries(definition.filters) as Array<[F, ListFilter]>;
   const order = newestFirst(definition.date, definition.id);
 
@@ -149,7 +158,9 @@ export function defineList<F extends string, R extends { total: number }>(db: Db
   function listSql(values: Partial<Record<F, FilterValue | Placeholder>>) {
     const given = filters.filter(([name]) => values[name] !== undefined);
     const where = and(
-      ...given.map(([name, filter]) => (filter.kind === 'text' ? ilike(filter.column, values[name] as string) : eq(filter.column, values[name]))),
+      ...given.map(([name, filter]) =>
+        filter.kind === 'text' ? ilike(filter.column, values[name] as string) : eq(filter.column, values[name]),
+      ),
     );
     const textFiltered = given.some(([, filter]) => filter.kind === 'text');
     // Kept when every given filter is a key of the kept counts; anything else is counted.
@@ -166,10 +177,15 @@ export function defineList<F extends string, R extends { total: number }>(db: Db
     const key = given.join('_') || 'all';
     let statement = statements.get(key);
     if (!statement) {
-      const placeholders = Object.fromEntries(given.map((name) => [name, sql.placeholder(name)])) as unknown as Partial<Record<F, Placeholder>>;
+      const placeholders = Object.fromEntries(given.map((name) => [name, sql.placeholder(name)])) as unknown as Partial<
+        Record<F, Placeholder>
+      >;
       const { where, total, textFiltered } = listSql(placeholders);
       const source = pageSource(db, { table: definition.table, date: definition.date, id: definition.id, where, textFiltered, total });
-      statement = definition.rows(source).orderBy(...order).prepare(`${definition.name}_list_${key}`);
+      statement = definition
+        .rows(source)
+        .orderBy(...order)
+        .prepare(`${definition.name}_list_${key}`);
       statements.set(key, statement);
     }
     return statement;

@@ -96,7 +96,11 @@ export default function BookList() {
         request={listBooks}
         pagination={serverPagination}
         options={tableOptions}
-        {...batchSelection<Book>({ resource: 'book', actions: [{ action: 'delete', label: '删除', danger: true }], onDone: () => actionRef.current?.reload() })}
+        {...batchSelection<Book>({
+          resource: 'book',
+          actions: [{ action: 'delete', label: '删除', danger: true }],
+          onDone: () => actionRef.current?.reload(),
+        })}
         toolBarRender={() => [
           <AddButton key="add" to="/book/addBook">
             添加书籍

@@ -2,15 +2,7 @@ import type { ActionType, ProColumns } from '@ant-design/pro-components';
 import { PageContainer, ProTable } from '@ant-design/pro-components';
 import { history } from '@umijs/max';
 import { useRef } from 'react';
-import {
-  actionsWidth,
-  dateColumn,
-  indexColumn,
-  serverPagination,
-  tableOptions,
-  typeColumn,
-  oneLine,
-} from '@/components/listColumns';
+import { actionsWidth, dateColumn, indexColumn, serverPagination, tableOptions, typeColumn, oneLine } from '@/components/listColumns';
 import { batchSelection } from '@/components/BatchBar';
 import { AddButton, DeleteAction } from '@/components/ListActions';
 import { useTypeOptions } from '@/hooks/useTypeOptions';
@@ -31,9 +23,7 @@ function interviewColumns(ctx: ColumnContext): ProColumns<Interview>[] {
       title: '题目名称',
       dataIndex: 'interviewTitle' satisfies FilterKey<InterviewListQuery>,
       ...oneLine<Interview>(),
-      render: (_, interview) => (
-        <span title={interview.interviewTitle}>{cut(interview.interviewTitle, 22)}</span>
-      ),
+      render: (_, interview) => <span title={interview.interviewTitle}>{cut(interview.interviewTitle, 22)}</span>,
     },
     typeColumn('题目分类', ctx.types),
     dateColumn('上架日期', 'onShelfDate'),
@@ -78,7 +68,11 @@ export default function InterviewList() {
         request={listInterviews}
         pagination={serverPagination}
         options={tableOptions}
-        {...batchSelection<Interview>({ resource: 'interview', actions: [{ action: 'delete', label: '删除', danger: true }], onDone: () => actionRef.current?.reload() })}
+        {...batchSelection<Interview>({
+          resource: 'interview',
+          actions: [{ action: 'delete', label: '删除', danger: true }],
+          onDone: () => actionRef.current?.reload(),
+        })}
         toolBarRender={() => [
           <AddButton key="add" to="/interview/addInterview">
             添加题目

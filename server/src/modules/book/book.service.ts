@@ -16,7 +16,6 @@ import type { CommentRepository } from '../comment/comment.repository';
 import type { TypeRepository } from '../type/type.repository';
 import type { BookChanges, BookRepository, BookRow } from './book.repository';
 
-
 function toBook({ id, ...row }: BookRow): Book {
   return { _id: id, ...row };
 }

@@ -45,7 +45,13 @@ function toCommentRow(row: CommentListRow): CommentRow {
 
 export type CommentService = ReturnType<typeof createCommentService>;
 
-export function createCommentService(deps: { db: Db; comments: CommentRepository; users: UserRepository; audit: Audit; now?: () => number }) {
+export function createCommentService(deps: {
+  db: Db;
+  comments: CommentRepository;
+  users: UserRepository;
+  audit: Audit;
+  now?: () => number;
+}) {
   const { db, comments, users, audit } = deps;
   const now = deps.now ?? Date.now;
 
@@ -93,7 +99,12 @@ export function createCommentService(deps: { db: Db; comments: CommentRepository
           },
           tx,
         );
-        await audit.record(tx, actor, { action: AUDIT_ACTIONS.create, entity: 'comment', entityId: inserted.id, title: plainTitle(commentContent) });
+        await audit.record(tx, actor, {
+          action: AUDIT_ACTIONS.create,
+          entity: 'comment',
+          entityId: inserted.id,
+          title: plainTitle(commentContent),
+        });
         return inserted;
       });
       return toComment(created);
@@ -103,7 +114,12 @@ export function createCommentService(deps: { db: Db; comments: CommentRepository
       await writeTransaction(db, COMMENT_WRITE, async (tx) => {
         const removed = await removeIn(id, tx);
         if (!removed) throw notFound(COMMENT_MESSAGES.notFound);
-        await audit.record(tx, actor, { action: AUDIT_ACTIONS.delete, entity: 'comment', entityId: id, title: plainTitle(removed.commentContent) });
+        await audit.record(tx, actor, {
+          action: AUDIT_ACTIONS.delete,
+          entity: 'comment',
+          entityId: id,
+          title: plainTitle(removed.commentContent),
+        });
       });
     },
 
@@ -116,7 +132,12 @@ export function createCommentService(deps: { db: Db; comments: CommentRepository
         await audit.record(
           tx,
           actor,
-          rows.map((row) => ({ action: AUDIT_ACTIONS.batchDelete, entity: 'comment' as const, entityId: row.id, title: plainTitle(row.commentContent) })),
+          rows.map((row) => ({
+            action: AUDIT_ACTIONS.batchDelete,
+            entity: 'comment' as const,
+            entityId: row.id,
+            title: plainTitle(row.commentContent),
+          })),
         );
       });
       return { done: ids.length };

@@ -14,7 +14,6 @@ import { checkGuard, diff, lockRow, lockRows, missingRecord, uniqueIds, type Act
 import type { TypeRepository } from '../type/type.repository';
 import type { InterviewChanges, InterviewRepository, InterviewRow } from './interview.repository';
 
-
 function toInterview({ id, ...row }: InterviewRow): Interview {
   return { _id: id, ...row };
 }
@@ -53,7 +52,12 @@ export function createInterviewService(deps: {
           { id: newId(at), interviewTitle: body.interviewTitle, interviewContent, onShelfDate: at, typeId: body.typeId },
           tx,
         );
-        await audit.record(tx, actor, { action: AUDIT_ACTIONS.create, entity: 'interview', entityId: inserted.id, title: inserted.interviewTitle });
+        await audit.record(tx, actor, {
+          action: AUDIT_ACTIONS.create,
+          entity: 'interview',
+          entityId: inserted.id,
+          title: inserted.interviewTitle,
+        });
         return inserted;
       });
       return toInterview(created);
@@ -102,7 +106,12 @@ export function createInterviewService(deps: {
         await audit.record(
           tx,
           actor,
-          rows.map((row) => ({ action: AUDIT_ACTIONS.batchDelete, entity: 'interview' as const, entityId: row.id, title: row.interviewTitle })),
+          rows.map((row) => ({
+            action: AUDIT_ACTIONS.batchDelete,
+            entity: 'interview' as const,
+            entityId: row.id,
+            title: row.interviewTitle,
+          })),
         );
       });
       return { done: ids.length };

@@ -18,7 +18,6 @@ import type { TypeRepository } from '../type/type.repository';
 import type { UserRepository } from '../user/user.repository';
 import type { IssueRepository, IssueWithUser } from './issue.repository';
 
-
 function toIssue({ id, user, ...row }: IssueWithUser): Issue {
   return {
     _id: id,

@@ -17,7 +17,6 @@ import type { CommentRepository } from '../comment/comment.repository';
 import type { IssueRepository } from '../issue/issue.repository';
 import type { UserChanges, UserRepository, UserRow } from './user.repository';
 
-
 function toUser({ id, ...row }: UserRow): User {
   return { _id: id, ...row };
 }
@@ -103,7 +102,8 @@ export function createUserService(deps: {
       };
       const created = await writeTransaction(db, ['users'], async (tx) => {
         const inserted = await users.insert(row, tx);
-        if (inserted) await audit.record(tx, actor, { action: AUDIT_ACTIONS.create, entity: 'user', entityId: inserted.id, title: inserted.loginId });
+        if (inserted)
+          await audit.record(tx, actor, { action: AUDIT_ACTIONS.create, entity: 'user', entityId: inserted.id, title: inserted.loginId });
         return inserted;
       });
       if (!created) throw conflict(USER_MESSAGES.taken);
