@@ -171,6 +171,13 @@ const routes: AppRoute[] = [
     component: './Type/TypeList',
     access: 'canNormalAdmin',
   },
+  {
+    path: '/settings',
+    name: '个人设置',
+    component: './Settings',
+    access: 'canNormalAdmin',
+    hideInMenu: true,
+  },
   // Last: any other address shows a 404 page in the layout rather than an empty one.
   { path: '/*', component: './NotFound' },
 ];

@@ -16,6 +16,7 @@ export const Admin = Type.Object(
     permission: Permission,
     enabled: Type.Boolean(),
     createdAt: Type.Integer({ description: 'epoch 毫秒' }),
+    twoFactorEnabled: Type.Optional(Type.Boolean({ description: '是否已开启两步验证（服务器总会给出）' })),
   },
   { title: 'Admin' },
 );
@@ -27,7 +28,18 @@ export const CreatedAdmin = Type.Composite(
 );
 export type CreatedAdmin = Static<typeof CreatedAdmin>;
 
-export const WhoAmI = Type.Pick(Admin, ['_id', 'loginId', 'nickname', 'avatar', 'permission'], { title: 'WhoAmI' });
+export const WhoAmI = Type.Composite(
+  [
+    Type.Pick(Admin, ['_id', 'loginId', 'nickname', 'avatar', 'permission']),
+    Type.Object({
+      twoFactorEnabled: Type.Optional(Type.Boolean({ description: '是否已开启两步验证' })),
+      mustSetUp2fa: Type.Optional(
+        Type.Boolean({ description: 'true：系统要求两步验证而本人尚未开启，除开启两步验证外的操作都会被拒绝（403）' }),
+      ),
+    }),
+  ],
+  { title: 'WhoAmI' },
+);
 export type WhoAmI = Static<typeof WhoAmI>;
 
 export const CreateAdminBody = Type.Object(

@@ -22,6 +22,13 @@ export const AUDIT_ACTIONS = {
   import: '导入',
   login: '登录',
   logout: '退出',
+  // Account security (issue 13): none of them can be put back by 恢复此版本.
+  twoFactorSetUp: '设置两步验证',
+  twoFactorEnable: '开启两步验证',
+  twoFactorDisable: '关闭两步验证',
+  twoFactorReset: '重置两步验证',
+  endSessions: '结束会话',
+  securitySettings: '修改安全设置',
 } as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[keyof typeof AUDIT_ACTIONS];
 
@@ -50,8 +57,11 @@ export const AUDIT_ENTITIES = {
   type: '分类',
   upload: '图片',
   session: '登录',
-  import: '数据导入',
+  setting: '安全设置',
 } as const;
+
+/** The security settings have no record of their own: this id names them in the log (entity `setting`). */
+export const SECURITY_SETTINGS_ID = '000000000000000000000001';
 export type AuditEntity = keyof typeof AUDIT_ENTITIES;
 
 const entityNames = Object.keys(AUDIT_ENTITIES) as AuditEntity[];

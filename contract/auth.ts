@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { TwoFactorChallenge } from './account';
 import { Admin } from './admin';
 
 export const LoginBody = Type.Object(
@@ -21,6 +22,10 @@ export const LoginResult = Type.Object(
   { title: 'LoginResult' },
 );
 export type LoginResult = Static<typeof LoginResult>;
+
+/** POST /api/admin/login: a LoginResult, or (two-step sign-in on) a challenge for POST /api/admin/login/2fa. */
+export const LoginAnswer = Type.Union([LoginResult, TwoFactorChallenge], { title: 'LoginAnswer' });
+export type LoginAnswer = Static<typeof LoginAnswer>;
 
 export const AUTH_MESSAGES = {
   wrongCaptcha: '验证码错误',

@@ -2,15 +2,19 @@ import type { RequestConfig, RunTimeLayoutConfig } from '@umijs/max';
 import { history, useDispatch, useModel } from '@umijs/max';
 import { ConfigProvider } from 'antd';
 import zhCN from 'antd/es/locale/zh_CN';
-import { type ReactNode, useEffect } from 'react';
+import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
 import Forbidden from '@/components/Forbidden';
 import SessionLoadFailed from '@/components/SessionLoadFailed';
 import { describeRequestError, errorStatus, requestConfig } from '@/requestErrorConfig';
 import { logout, whoami } from '@/services/admin';
 import { message, MessageBridge } from '@/utils/feedback';
 import { clearToken, expireSession, getToken, type InitialState, LOGIN_PATH, toInitialState } from '@/utils/session';
+import { isTwoFactorSetupPage, onMustSetUp2fa, TWO_FACTOR_SETUP_PATH } from '@/utils/twoFactorGate';
 
 const WARNING_READ_MS = 1200;
+
+// Its Dropdown (antd's Menu) belongs with the layout, which /login never loads: kept out of umi.js.
+const HeaderAccount = lazy(() => import('@/components/HeaderAccount'));
 
 /** On /login a live session sends the admin back where they came from (docs/requirements.md, session). */
 async function leaveLoginIfSignedIn(): Promise<InitialState> {
@@ -61,13 +65,8 @@ export async function getInitialState(): Promise<InitialState> {
   return history.location.pathname === LOGIN_PATH ? leaveLoginIfSignedIn() : loadSession();
 }
 
-export const layout: RunTimeLayoutConfig = ({ error, refresh, setInitialState }) => ({
-  logo: '/logo.svg',
-  title: 'coder station',
-  // A header across the top holds the admin's avatar, nickname and 退出登录; the menu stays at the side.
-  layout: 'mix',
-  menu: { locale: false },
-  logout: async () => {
+export const layout: RunTimeLayoutConfig = ({ error, refresh, setInitialState }) => {
+  const signOut = async () => {
     try {
       await logout();
     } catch {
@@ -77,9 +76,23 @@ export const layout: RunTimeLayoutConfig = ({ error, refresh, setInitialState })
     history.push(LOGIN_PATH);
     message.success('退出登录成功');
     await setInitialState({});
-  },
-  unAccessible: error ? <SessionLoadFailed onRetry={refresh} /> : <Forbidden />,
-});
+  };
+  return {
+    logo: '/logo.svg',
+    title: 'coder station',
+    // A header across the top holds the admin's avatar, nickname and its menu (个人设置, 退出登录);
+    // the menu stays at the side.
+    layout: 'mix',
+    menu: { locale: false },
+    logout: signOut,
+    rightRender: (initialState: InitialState | undefined) => (
+      <Suspense fallback={null}>
+        <HeaderAccount initialState={initialState} onLogout={signOut} />
+      </Suspense>
+    ),
+    unAccessible: error ? <SessionLoadFailed onRetry={refresh} /> : <Forbidden />,
+  };
+};
 
 export const request: RequestConfig = requestConfig;
 
@@ -138,11 +151,42 @@ function AdminInfoMirror() {
   return null;
 }
 
+/**
+ * An admin who must set up two-step sign-in (utils/twoFactorGate) is led to 个人设置 → 两步验证 and
+ * kept there until whoami says otherwise; the server refuses the rest anyway.
+ */
+function TwoFactorGuard() {
+  const { initialState, setInitialState } = useModel('@@initialState');
+  // Outside the router (innerProvider), so the address is followed through history itself.
+  const [{ pathname, search }, setLocation] = useState(() => history.location);
+  useEffect(() => history.listen(({ location }) => setLocation(location)), []);
+  const adminInfo = initialState?.adminInfo;
+  const mustSetUp = adminInfo?.mustSetUp2fa === true;
+
+  useEffect(
+    () =>
+      onMustSetUp2fa(() => {
+        if (adminInfo && !adminInfo.mustSetUp2fa) {
+          setInitialState({ ...initialState, adminInfo: { ...adminInfo, mustSetUp2fa: true } });
+        }
+      }),
+    [adminInfo, initialState, setInitialState],
+  );
+
+  useEffect(() => {
+    if (mustSetUp && pathname !== LOGIN_PATH && !isTwoFactorSetupPage(pathname, search)) {
+      history.replace(TWO_FACTOR_SETUP_PATH);
+    }
+  }, [mustSetUp, pathname, search]);
+  return null;
+}
+
 /** Inside the providers of initialState and dva, around every page. */
 export function innerProvider(container: ReactNode) {
   return (
     <>
       <AdminInfoMirror />
+      <TwoFactorGuard />
       {container}
     </>
   );

@@ -1,6 +1,7 @@
 import type { RequestConfig, RequestOptions } from '@umijs/max';
 import { message } from '@/utils/feedback';
 import { expireSession, getToken } from '@/utils/session';
+import { announceMustSetUp2fa, MUST_SET_UP_2FA } from '@/utils/twoFactorGate';
 import type { ErrorEnvelope } from '../contract/envelope';
 
 /** Thrown for a 2xx answer whose envelope says `success: false`. */
@@ -90,6 +91,12 @@ export function errorHandler(error: unknown, opts?: RequestOptions): void {
   const failure = classifyRequestError(error);
   if (failure.kind === 'server' && failure.status === 401) {
     expireSession();
+    return;
+  }
+  if (failure.kind === 'server' && failure.status === 403 && failure.msg === MUST_SET_UP_2FA) {
+    // Several calls of a page are refused at once: one warning, and the screen leads to the setup.
+    message.warning({ content: failure.msg, key: 'must-set-up-2fa' });
+    announceMustSetUp2fa();
     return;
   }
   message.error(failure.kind === 'server' ? failure.msg : TRANSPORT_MESSAGES[failure.kind]);

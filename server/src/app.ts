@@ -19,6 +19,8 @@ import { createAuditRepository } from './modules/audit/audit.repository';
 import { createAuditRetention } from './modules/audit/audit.retention';
 import { auditRoutes } from './modules/audit/audit.routes';
 import { createAuditService } from './modules/audit/audit.service';
+import { accountRoutes, securitySettingsRoutes } from './modules/account/account.routes';
+import { createAccountService } from './modules/account/account.service';
 import { createAdminRepository } from './modules/admin/admin.repository';
 import { adminRoutes } from './modules/admin/admin.routes';
 import { createAdminService } from './modules/admin/admin.service';
@@ -104,6 +106,7 @@ export async function buildApp({ config, database, logging = silentLogging(), no
     now,
   });
   const admins = createAdminService({ db, admins: adminRepo, auth: authRepo, audit, now });
+  const account = createAccountService({ db, admins: adminRepo, repo: authRepo, auth, audit, now });
   const typeRepo = createTypeRepository(db);
   const types = createTypeService({ db, types: typeRepo, audit, now });
   const uploads = createUploadService({ db, uploads: createUploadRepository(db), audit, now });
@@ -143,6 +146,8 @@ export async function buildApp({ config, database, logging = silentLogging(), no
   await app.register(captchaRoutes, { prefix: '/res', auth });
   await app.register(sessionRoutes, { prefix: '/api/admin', auth });
   await app.register(adminRoutes, { prefix: '/api/admin', admins });
+  await app.register(accountRoutes, { prefix: '/api/admin', account });
+  await app.register(securitySettingsRoutes, { prefix: '/api/settings', account });
   await app.register(typeRoutes, { prefix: '/api/type', types });
   await app.register(uploadRoutes, { prefix: '/api/upload', uploads });
   await app.register(userRoutes, { prefix: '/api/user', users });

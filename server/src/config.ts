@@ -1,5 +1,7 @@
 import path from 'node:path';
 import { DEFAULT_TIMEOUTS, type DatabaseTimeouts } from './db/timeouts';
+import { FIRST_ADMIN_NICKNAME } from './lib/defaults';
+import { adminPasswordProblem } from './lib/password-rules';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -110,8 +112,11 @@ export function loadConfig(env: Env = process.env, defaults: { webRoot?: string 
   if (adminLoginId.length > 64) throw new ConfigError('ADMIN_LOGIN_ID', '长度不能超过 64 个字符');
 
   const adminPassword = text(env, 'ADMIN_PASSWORD');
-  if (adminPassword !== null && (adminPassword.length < 6 || adminPassword.length > 128)) {
-    throw new ConfigError('ADMIN_PASSWORD', '长度应在 6 到 128 个字符之间');
+  if (adminPassword !== null) {
+    if (adminPassword.length > 128) throw new ConfigError('ADMIN_PASSWORD', '长度不能超过 128 个字符');
+    // The administrators' password rules, as for every other way an admin's password is set.
+    const problem = adminPasswordProblem(adminPassword, { loginId: adminLoginId, nickname: FIRST_ADMIN_NICKNAME });
+    if (problem) throw new ConfigError('ADMIN_PASSWORD', problem);
   }
 
   const captchaTestAnswer = text(env, 'CAPTCHA_TEST_ANSWER');

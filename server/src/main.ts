@@ -6,6 +6,7 @@ import { openConfiguredDatabase } from './db/configured';
 import { DataDirInUseError } from './lib/data-dir-lock';
 import { createLogging } from './plugins/logging';
 import { createAdminRepository } from './modules/admin/admin.repository';
+import { loginKeyCollisions } from './db/login-keys';
 import { ensureFirstSuperAdmin, type FirstAdmin } from './modules/admin/first-admin';
 import { DEMO_SIZES, isEmpty, seed } from './seed/seed';
 
@@ -54,6 +55,11 @@ async function main() {
   }
   const logging = await createLogging(config, { terminal: Boolean(process.stdout.isTTY) });
   const app = await buildApp({ config, database, logging });
+  // Accounts whose names already collided when the canonical names were first computed (migration
+  // 0004): kept, and named at every start until someone renames or removes them.
+  for (const collision of await loginKeyCollisions(database.db)) {
+    app.log.warn(collision, 'account name collides with an older account by its canonical form; kept with a suffixed login_key');
+  }
 
   let stopping = false;
   const stop = async (signal: NodeJS.Signals) => {

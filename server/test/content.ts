@@ -1,3 +1,4 @@
+import { canonicalLoginId } from '../src/lib/account-names';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../src/db/client';
 import { books, comments, interviews, issues, types, users } from '../src/db/schema';
@@ -22,14 +23,17 @@ export function contentFixtures(db: Db) {
     async user(values: Partial<typeof users.$inferInsert> = {}): Promise<string> {
       const id = values.id ?? newId();
       const at = values.registerDate ?? Date.now();
+      const loginId = values.loginId ?? `user-${id}`;
       await db.insert(users).values({
         id,
-        loginId: `user-${id}`,
+        loginId,
         passwordHash: 'not-a-real-hash',
         nickname: '用户',
         avatar: '/default-avatar.svg',
         registerDate: at,
         lastLoginDate: at,
+        // As the repository would (user.repository.ts): the canonical name beside the name.
+        loginKey: canonicalLoginId(loginId),
         ...values,
       });
       return id;

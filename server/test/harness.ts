@@ -8,7 +8,13 @@ import { ensureFirstSuperAdmin } from '../src/modules/admin/first-admin';
 
 export const CAPTCHA = 'abcd';
 export const ROOT_LOGIN = 'root';
-export const ROOT_PASSWORD = 'root-password-1';
+export const ROOT_PASSWORD = 'Kestrel-Harbour-2048';
+
+/**
+ * The password the tests give an admin named `loginId`: it passes the administrators' rules (8
+ * characters at least, not a common password, not containing the account name).
+ */
+export const passwordOf = (loginId: string) => `${loginId.slice(0, 2)}~${loginId.slice(2)}~Tern-8`;
 
 /** A clock tests can move forward (captcha and token expiry). */
 export class TestClock {
@@ -115,7 +121,7 @@ export async function createTestContext(env: Record<string, string> = {}): Promi
   let root: string | null = null;
   const rootToken = async () => (root ??= await tokenFor(ROOT_LOGIN, ROOT_PASSWORD));
 
-  const createAdmin = async (loginId: string, permission: 1 | 2, password = `${loginId}-password`) => {
+  const createAdmin = async (loginId: string, permission: 1 | 2, password = passwordOf(loginId)) => {
     const response = await inject({
       method: 'POST',
       url: '/api/admin',

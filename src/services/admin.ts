@@ -1,5 +1,5 @@
 import type { Admin, CreateAdminBody, CreatedAdmin, UpdateAdminBody, WhoAmI } from '../../contract/admin';
-import type { LoginBody, LoginResult } from '../../contract/auth';
+import type { LoginAnswer, LoginBody } from '../../contract/auth';
 import { api } from './api';
 
 export const CAPTCHA_URL = '/res/captcha';
@@ -31,9 +31,12 @@ export function adminIsExist(loginId: string): Promise<boolean> {
   return api<boolean>(`/api/admin/adminIsExist/${encodeURIComponent(loginId)}`);
 }
 
-/** The login page tells each refusal apart itself, so the global handler stays out. */
-export function login(params: LoginBody): Promise<LoginResult> {
-  return api<LoginResult>('/api/admin/login', {
+/**
+ * The login page tells each refusal apart itself, so the global handler stays out. An account
+ * with two-step sign-in answers a challenge instead of a token (services/account loginTwoFactor).
+ */
+export function login(params: LoginBody): Promise<LoginAnswer> {
+  return api<LoginAnswer>('/api/admin/login', {
     method: 'POST',
     data: params,
     skipErrorHandler: true,

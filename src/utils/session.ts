@@ -34,6 +34,8 @@ export function toInitialState(admin: WhoAmI): InitialState {
     nickname: admin.nickname,
     avatar: admin.avatar,
     permission: admin.permission,
+    twoFactorEnabled: admin.twoFactorEnabled,
+    mustSetUp2fa: admin.mustSetUp2fa,
   };
   return { name: admin.nickname, avatar: admin.avatar || DEFAULT_AVATAR, adminInfo };
 }

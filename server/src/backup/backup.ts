@@ -31,6 +31,9 @@ export const BACKUP_VERSION = 1;
 export const BACKED_UP_TABLES = [
   'admins',
   'admin_sessions',
+  'admin_recovery_codes',
+  'login_challenges',
+  'admin_logins',
   'captchas',
   'login_failures',
   'settings',

@@ -13,6 +13,7 @@ import { preparedStatements } from './pglite-statements';
 import { ABANDON_MARGIN_MS, type DatabaseTimeouts } from './timeouts';
 
 export { DEFAULT_TIMEOUTS, type DatabaseTimeouts } from './timeouts';
+import { backfillLoginKeys } from './login-keys';
 import * as schema from './schema';
 
 /** The drizzle handle both drivers share; a transaction handle is one too. */
@@ -63,7 +64,10 @@ export function memoUntilWrite<A extends unknown[], R>(
 export interface Database {
   db: Db;
   kind: 'embedded' | 'postgres';
-  /** Applies the committed migrations; safe when several processes start at once. */
+  /**
+   * Applies the committed migrations, then computes what SQL cannot (db/login-keys.ts); safe when
+   * several processes start at once.
+   */
   migrate(): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -175,6 +179,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         try {
           await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
           await migratePg(drizzlePg({ client, schema }), { migrationsFolder: migrationsFolder() });
+          // Still under the migration lock: one process at a time computes the missing keys.
+          await backfillLoginKeys(db);
         } finally {
           await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
           client.release();
@@ -210,6 +216,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       } finally {
         statements.countWrite();
       }
+      await backfillLoginKeys(db);
     },
     async ping() {
       await db.execute(sql`select 1`);

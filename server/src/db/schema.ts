@@ -40,8 +40,16 @@ export const admins = pgTable(
     permission: smallint('permission').notNull(),
     enabled: boolean('enabled').notNull().default(true),
     createdAt: epochMs('created_at').notNull(),
+    /** canonicalLoginId(loginId) (lib/account-names.ts); null only for rows the migration runner has not reached yet. */
+    loginKey: text('login_key'),
+    /** The TOTP secret, encrypted (modules/account/secret-box.ts); set while two-step sign-in is on. */
+    totpSecret: text('totp_secret'),
+    /** A secret from /2fa/setup not yet confirmed by /2fa/enable, encrypted likewise. */
+    totpPendingSecret: text('totp_pending_secret'),
+    /** The last TOTP time step accepted: a code of this step or an earlier one is refused (no replay). */
+    totpLastStep: bigint('totp_last_step', { mode: 'number' }),
   },
-  (t) => [uniqueIndex('admins_login_id_key').on(t.loginId)],
+  (t) => [uniqueIndex('admins_login_id_key').on(t.loginId), uniqueIndex('admins_login_key_key').on(t.loginKey)],
 );
 
 /** One row per issued token: deleting it (logout, disable, demotion, password change) kills the token. */
@@ -54,8 +62,57 @@ export const adminSessions = pgTable(
       .references(() => admins.id, { onDelete: 'cascade' }),
     createdAt: epochMs('created_at').notNull(),
     expiresAt: epochMs('expires_at').notNull(),
+    /** Written at most once a minute per session (auth.service.ts), never once per request. */
+    lastSeenAt: epochMs('last_seen_at'),
+    ip: text('ip').notNull().default(''),
+    userAgent: text('user_agent').notNull().default(''),
   },
   (t) => [index('admin_sessions_admin_id_idx').on(t.adminId), index('admin_sessions_expires_at_idx').on(t.expiresAt)],
+);
+
+/** Two-step sign-in recovery codes: only their keyed hashes; a used code's row is deleted. */
+export const adminRecoveryCodes = pgTable(
+  'admin_recovery_codes',
+  {
+    adminId: id('admin_id')
+      .notNull()
+      .references(() => admins.id, { onDelete: 'cascade' }),
+    /** HMAC of the admin's id and the code (modules/auth/keys.ts): unique across admins. */
+    codeHash: varchar('code_hash', { length: 64 }).primaryKey(),
+  },
+  (t) => [index('admin_recovery_codes_admin_id_idx').on(t.adminId)],
+);
+
+/** The second step of a sign-in with two-step on: a challenge (kept as its hash) between the password and the code. */
+export const loginChallenges = pgTable(
+  'login_challenges',
+  {
+    idHash: varchar('id_hash', { length: 64 }).primaryKey(),
+    adminId: id('admin_id')
+      .notNull()
+      .references(() => admins.id, { onDelete: 'cascade' }),
+    remember: boolean('remember').notNull(),
+    failures: integer('failures').notNull().default(0),
+    expiresAt: epochMs('expires_at').notNull(),
+  },
+  (t) => [index('login_challenges_expires_at_idx').on(t.expiresAt)],
+);
+
+/** Sign-ins to an admin account, right or wrong, kept 90 days (GET /api/admin/me/logins). */
+export const adminLogins = pgTable(
+  'admin_logins',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    adminId: id('admin_id')
+      .notNull()
+      .references(() => admins.id, { onDelete: 'cascade' }),
+    at: epochMs('at').notNull(),
+    ip: text('ip').notNull(),
+    userAgent: text('user_agent').notNull(),
+    succeeded: boolean('succeeded').notNull(),
+    result: text('result').notNull(),
+  },
+  (t) => [index('admin_logins_admin_id_at_idx').on(t.adminId, t.at.desc(), t.id.desc()), index('admin_logins_at_idx').on(t.at)],
 );
 
 /** Captcha answers live in the database so that any server process can check them. */
@@ -113,9 +170,14 @@ export const users = pgTable(
     enabled: boolean('enabled').notNull().default(true),
     registerDate: epochMs('register_date').notNull(),
     lastLoginDate: epochMs('last_login_date').notNull(),
+    /** canonicalLoginId(loginId) (lib/account-names.ts); null only for rows the migration runner has not reached yet. */
+    loginKey: text('login_key'),
   },
   (t) => [
     uniqueIndex('users_login_id_key').on(t.loginId),
+    uniqueIndex('users_login_key_key').on(t.loginKey),
+    // The rows that collided when login_key was first computed carry a suffixed key (db/login-keys.ts).
+    index('users_login_key_collision_idx').on(t.id).where(sql`${t.loginKey} like '% #%'`),
     index('users_register_date_idx').on(t.registerDate.desc(), t.id.desc()),
     trigram('users_login_id_trgm_idx', t.loginId),
     trigram('users_nickname_trgm_idx', t.nickname),

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { queryRows, type Db } from '../db/client';
+import { canonicalLoginId } from '../lib/account-names';
 import { lockDataDir } from '../lib/data-dir-lock';
 import { DEFAULT_AVATAR } from '../lib/defaults';
 import { bearer, createTestContext, freshDatabase, type TestContext } from '../../test/harness';
@@ -299,6 +300,48 @@ describe('npm run import: other sources', () => {
       const rows = await queryRows<{ password_hash: string }>(other.database.db, sql`select password_hash from admins`);
       for (const row of rows) expect(row.password_hash).toMatch(/^\$argon2id\$/);
     } finally {
+      await other.database.close();
+      await other.drop();
+    }
+  });
+});
+
+describe('npm run import: account names by their canonical form', () => {
+  it('stores login_key as the repositories compute it, and skips a name whose canonical form is taken', async () => {
+    const other = await freshDatabase();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cs-import-keys-'));
+    try {
+      await other.database.migrate();
+      const admin = (id: string, loginId: string) =>
+        `db.getCollection("admins").insert([ { _id: ObjectId("${id}"), loginId: "${loginId}", loginPwd: "${MD5_123456}", nickname: "n", avatar: "", permission: Int32("2"), enabled: true } ]);\n`;
+      const first = path.join(dir, 'first.js');
+      // Full-width ＳＴＡＴＩＯＮ and Ｗarden are the same account names as station and warden: only the first of each is kept.
+      fs.writeFileSync(
+        first,
+        admin('64a1f0c2a1b2c3d4e5f6ab01', 'Station') +
+          admin('64a1f0c2a1b2c3d4e5f6ab02', 'ＳＴＡＴＩＯＮ') +
+          admin('64a1f0c2a1b2c3d4e5f6ab03', 'warden'),
+      );
+      const { report } = await importFrom(other.database.db, first);
+      expect(table(report).admins).toEqual([3, 2, 0, 1]);
+      const rows = await queryRows<{ login_id: string; login_key: string }>(
+        other.database.db,
+        sql`select login_id, login_key from admins where id like '64a1f0c2%' order by id`,
+      );
+      expect(rows).toEqual([
+        { login_id: 'Station', login_key: canonicalLoginId('Station') },
+        { login_id: 'warden', login_key: canonicalLoginId('warden') },
+      ]);
+      // Against what is already in the database too: Ｗarden is warden's.
+      const second = path.join(dir, 'second.js');
+      fs.writeFileSync(second, admin('64a1f0c2a1b2c3d4e5f6ab04', 'Ｗarden'));
+      const again = await importFrom(other.database.db, second);
+      expect(table(again.report).admins).toEqual([1, 0, 0, 1]);
+      expect(again.report.collections.find((c) => c.collection === 'admins')!.skips[0].reason).toContain(
+        '已被另一个 id（64a1f0c2a1b2c3d4e5f6ab03）使用',
+      );
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
       await other.database.close();
       await other.drop();
     }

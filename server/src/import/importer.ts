@@ -12,6 +12,7 @@ import type { PgTable } from 'drizzle-orm/pg-core';
 import { queryRows, type Db } from '../db/client';
 import { admins, books, comments, interviews, issues, types, users } from '../db/schema';
 import { ALL_TABLES, writeTransaction, type LockedTable } from '../db/write-lock';
+import { canonicalLoginId } from '../lib/account-names';
 import { DEFAULT_AVATAR, DEFAULT_BOOK_COVER } from '../lib/defaults';
 import { newId } from '../lib/ids';
 import { hashPassword, randomPassword } from '../lib/passwords';
@@ -92,8 +93,12 @@ interface Spec {
   /** Reference fields: the table they point at. */
   refs: Array<{ field: string; target: Collection; label: string }>;
   images: Array<{ field: string; fallback: string }>;
-  /** A column that is unique besides the id (an account name, a type name). */
-  unique?: { field: string; column: string; label: string };
+  /**
+   * A column that is unique besides the id (an account name, a type name). With `key`, what is
+   * unique is the key of the field, stored in `keyField`/`column`: an account's canonical name
+   * (login_key), computed by the function the repositories use, so `ADMIN` collides with `admin`.
+   */
+  unique?: { field: string; column: string; label: string; key?: (value: string) => string; keyField?: string };
 }
 
 const SPECS: Record<Collection, Spec> = {
@@ -111,7 +116,7 @@ const SPECS: Record<Collection, Spec> = {
     map: mapAdmin,
     refs: [],
     images: [{ field: 'avatar', fallback: DEFAULT_AVATAR }],
-    unique: { field: 'loginId', column: 'login_id', label: '账号' },
+    unique: { field: 'loginId', column: 'login_key', label: '账号', key: canonicalLoginId, keyField: 'loginKey' },
   },
   users: {
     table: users,
@@ -119,7 +124,7 @@ const SPECS: Record<Collection, Spec> = {
     map: mapUser,
     refs: [],
     images: [{ field: 'avatar', fallback: DEFAULT_AVATAR }],
-    unique: { field: 'loginId', column: 'login_id', label: '账号' },
+    unique: { field: 'loginId', column: 'login_key', label: '账号', key: canonicalLoginId, keyField: 'loginKey' },
   },
   books: {
     table: books,
@@ -172,6 +177,12 @@ async function existingIds(tx: Db, target: Collection, ids: string[]): Promise<S
     .from(table)
     .where(sql`${table.id} in ${jsonList(ids)}`);
   return new Set(rows.map((row) => row.id));
+}
+
+/** What must be unique of a row: its unique field, or that field's key (an account's canonical name). */
+function uniqueKey(spec: Spec, row: Row): string {
+  const value = String(row[spec.unique!.field]);
+  return spec.unique!.key ? spec.unique!.key(value) : value;
 }
 
 async function uniqueOwners(tx: Db, table: PgTable, column: string, values: string[]): Promise<Map<string, string>> {
@@ -260,11 +271,17 @@ export async function runImport(db: Db, data: SourceData, options: ImportOptions
       seenIds.add(row.id);
       if (spec.unique) {
         const name = String(row[spec.unique.field]);
-        if (seenNames.has(name)) {
-          skip(source, row.id, `${spec.unique.label} ${name} 在来源中出现了不止一次（保留第一个）`);
+        const key = uniqueKey(spec, row);
+        if (seenNames.has(key)) {
+          skip(
+            source,
+            row.id,
+            `${spec.unique.label} ${name} 在来源中出现了不止一次（保留第一个${key === name ? '' : '；大小写、全角或形近字符不同的同名也算同一个'}）`,
+          );
           continue;
         }
-        seenNames.add(name);
+        seenNames.add(key);
+        if (spec.unique.keyField) row[spec.unique.keyField] = key;
       }
       candidates.push({ row, source, fixes: reader.fixes });
     }
@@ -280,7 +297,7 @@ export async function runImport(db: Db, data: SourceData, options: ImportOptions
           tx,
           spec.table,
           spec.unique.column,
-          candidates.map((c) => String(c.row[spec.unique!.field])),
+          candidates.map((c) => uniqueKey(spec, c.row)),
         )
       : new Map<string, string>();
     candidates = candidates.filter(({ row, source }) => {
@@ -290,7 +307,7 @@ export async function runImport(db: Db, data: SourceData, options: ImportOptions
       }
       if (spec.unique) {
         const name = String(row[spec.unique.field]);
-        const owner = owners.get(name);
+        const owner = owners.get(uniqueKey(spec, row));
         if (owner && owner !== row.id) {
           if (collection === 'types' && !existing.has(row.id)) {
             typeAlias.set(row.id, owner);

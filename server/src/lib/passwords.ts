@@ -1,15 +1,22 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
-import { MIN_PASSWORD_LENGTH } from './defaults';
 import { badRequest } from './errors';
+import { adminPasswordProblem, userPasswordProblem } from './password-rules';
 
 // OWASP's argon2id baseline (19 MiB, 2 passes, 1 lane). Argon2id is the library's default
 // algorithm; its enum is a const enum that cannot be imported as a value here.
 const ARGON2 = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
-/** Refuses a password too short to set (admins' and users' alike). */
-export function checkPassword(password: string) {
-  if (password.length < MIN_PASSWORD_LENGTH) throw badRequest(`密码长度至少 ${MIN_PASSWORD_LENGTH} 位`);
+/** Refuses (400, the reason in Chinese) an administrator's password that breaks a rule of password-rules.ts. */
+export function checkAdminPassword(password: string, owner: { loginId: string; nickname?: string }) {
+  const problem = adminPasswordProblem(password, owner);
+  if (problem) throw badRequest(problem);
+}
+
+/** Refuses a user's (public site account's) password: too short, or common. */
+export function checkUserPassword(password: string) {
+  const problem = userPasswordProblem(password);
+  if (problem) throw badRequest(problem);
 }
 
 export function hashPassword(password: string): Promise<string> {
@@ -51,4 +58,15 @@ export function randomPassword(length = 16): string {
   let out = '';
   for (let i = 0; i < length; i++) out += ALPHABET[randomInt(ALPHABET.length)];
   return out;
+}
+
+/**
+ * A generated administrator's password that passes the administrators' rules: drawn again in the
+ * (rare) case the random text happens to contain the account name or nickname.
+ */
+export function randomAdminPassword(owner: { loginId: string; nickname?: string }): string {
+  for (;;) {
+    const password = randomPassword();
+    if (!adminPasswordProblem(password, owner)) return password;
+  }
 }

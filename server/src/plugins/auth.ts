@@ -1,6 +1,7 @@
-import type { FastifyInstance, FastifySchema } from 'fastify';
+import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
+import { ACCOUNT_MESSAGES } from '../../../contract/account';
 import { forbidden } from '../lib/errors';
-import type { AuthenticatedAdmin, AuthService } from '../modules/auth/auth.service';
+import type { AuthenticatedAdmin, AuthService, ClientInfo } from '../modules/auth/auth.service';
 
 /**
  * Who may call a route. Every route under /api and /res must say so: a route registered
@@ -19,6 +20,11 @@ export interface CatalogEntry {
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
+    /**
+     * Allowed to an admin who must set up two-step sign-in first (require2fa on, none set up):
+     * whoami, logout and the setup calls. Every other guarded route refuses such an admin.
+     */
+    allowWithout2fa?: true;
   }
   interface FastifyRequest {
     admin: AuthenticatedAdmin | null;
@@ -36,6 +42,12 @@ const DOCS_PREFIX = '/api/docs';
 export function currentAdmin(request: { admin: AuthenticatedAdmin | null }): AuthenticatedAdmin {
   if (!request.admin) throw new Error('currentAdmin() used on a public route');
   return request.admin;
+}
+
+/** The caller's address and browser, kept with a session and a sign-in record. */
+export function clientOf(request: FastifyRequest): ClientInfo {
+  const userAgent = request.headers['user-agent'];
+  return { ip: request.ip, userAgent: typeof userAgent === 'string' ? userAgent : '' };
 }
 
 export function registerAuth(app: FastifyInstance, auth: AuthService) {
@@ -66,6 +78,8 @@ export function registerAuth(app: FastifyInstance, auth: AuthService) {
     const access = request.routeOptions.config.access;
     if (access !== 'admin' && access !== 'super') return;
     request.admin = await auth.authenticate(request.headers.authorization);
+    // Enforced here, for every route alike, not by the screens.
+    if (request.admin.mustSetUp2fa && !request.routeOptions.config.allowWithout2fa) throw forbidden(ACCOUNT_MESSAGES.mustSetUp2fa);
     if (access === 'super' && request.admin.permission !== 1) throw forbidden();
   });
 }

@@ -1,3 +1,4 @@
+import { backfillLoginKeys } from '../db/login-keys';
 import { randomBytes } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
@@ -106,6 +107,8 @@ export async function seed(db: Db, sizes: SeedSizes, progress: Progress = () => 
     from generate_series(${from}::int, ${to}::int) g`,
     db,
   );
+  // Their canonical names: computed in TypeScript only (lib/account-names.ts), as for every user.
+  await backfillLoginKeys(db);
 
   // Row-numbered copies of the keys to pick from: a hash of the row number finds its target with
   // one index lookup (the lateral joins below), never a scan of the whole table per batch.

@@ -1,6 +1,6 @@
 import type { InjectOptions } from 'fastify';
 import { THROTTLE_MAX_FAILURES } from '../../src/modules/auth/auth.service';
-import { CAPTCHA, ROOT_LOGIN, ROOT_PASSWORD, bearer, createTestContext, type TestContext } from '../harness';
+import { CAPTCHA, ROOT_LOGIN, ROOT_PASSWORD, bearer, createTestContext, type TestContext, passwordOf } from '../harness';
 import { expectRefusal } from './support';
 
 const LOCKED = '登录尝试过于频繁，请稍后再试';
@@ -35,7 +35,7 @@ describe('brute force: the throttle counts per account and per address', () => {
     for (let i = 0; i < THROTTLE_MAX_FAILURES; i++) {
       expectRefusal(await attempt(t, 'victim', `guess-${i}`, { ip: `198.51.100.${10 + i}` }), 401, WRONG);
     }
-    expectRefusal(await attempt(t, 'victim', 'victim-password', { ip: '198.51.100.99' }), 429, LOCKED);
+    expectRefusal(await attempt(t, 'victim', passwordOf('victim'), { ip: '198.51.100.99' }), 429, LOCKED);
   });
 
   it('counts a loginId in any case and with surrounding spaces as the same account', async () => {
@@ -44,7 +44,7 @@ describe('brute force: the throttle counts per account and per address', () => {
     for (const [i, spelling] of spellings.entries()) {
       expect((await attempt(t, spelling, 'wrong', { ip: `198.51.101.${i + 1}` })).statusCode).toBe(401);
     }
-    expectRefusal(await attempt(t, 'casey', 'casey-password', { ip: '198.51.101.99' }), 429, LOCKED);
+    expectRefusal(await attempt(t, 'casey', passwordOf('casey'), { ip: '198.51.101.99' }), 429, LOCKED);
   });
 
   it('locks an address that guesses across many accounts, and only that address', async () => {
@@ -92,21 +92,21 @@ describe('brute force: another spelling of the path is no way around the throttl
       // Not a route: every answer is the 404 envelope, and the right password gets no further.
       expect([...statuses]).toEqual([404]);
       for (const r of guesses) expectRefusal(r, 404);
-      expectRefusal(await attempt(t, loginId, `${loginId}-password`, { url, ip }), 404);
+      expectRefusal(await attempt(t, loginId, passwordOf(loginId), { url, ip }), 404);
       return;
     }
     // The login route itself: each guess was checked and counted, so the account is now locked
     // whichever path asks next.
     for (const r of guesses) expectRefusal(r, 401, WRONG);
-    expectRefusal(await attempt(t, loginId, `${loginId}-password`, { ip }), 429, LOCKED);
-    expectRefusal(await attempt(t, loginId, `${loginId}-password`, { url, ip }), 429, LOCKED);
+    expectRefusal(await attempt(t, loginId, passwordOf(loginId), { ip }), 429, LOCKED);
+    expectRefusal(await attempt(t, loginId, passwordOf(loginId), { url, ip }), 429, LOCKED);
   });
 
   it('an account locked through the usual path stays locked on every other spelling', async () => {
     await t.createAdmin('locked-everywhere', 2);
     for (let i = 0; i < THROTTLE_MAX_FAILURES; i++) await attempt(t, 'locked-everywhere', 'wrong', { ip: `198.51.104.${i + 1}` });
     for (const url of VARIANTS) {
-      const response = await attempt(t, 'locked-everywhere', 'locked-everywhere-password', { url, ip: '198.51.104.200' });
+      const response = await attempt(t, 'locked-everywhere', passwordOf('locked-everywhere'), { url, ip: '198.51.104.200' });
       expect([404, 429]).toContain(response.statusCode);
     }
   });

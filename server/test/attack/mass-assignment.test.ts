@@ -1,7 +1,19 @@
 import { eq } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { adminSessions, admins, books, comments, interviews, issues, types, users } from '../../src/db/schema';
-import { CAPTCHA, bearer, createTestContext, type TestContext } from '../harness';
+import {
+  adminRecoveryCodes,
+  adminSessions,
+  admins,
+  books,
+  comments,
+  interviews,
+  issues,
+  settings,
+  types,
+  users,
+} from '../../src/db/schema';
+import { totpCode } from '../../src/modules/auth/totp';
+import { CAPTCHA, bearer, createTestContext, type TestContext, passwordOf } from '../harness';
 import { contentFixtures } from '../content';
 import { UNKNOWN_ID, fillPath, multipart, png } from './support';
 import { buildWorld, routeKey, validBody, type World } from './world';
@@ -84,7 +96,7 @@ const CASES: Record<string, () => Promise<void>> = {
       payload: {
         ...READ_ONLY,
         loginId: world.normal.loginId,
-        loginPwd: `${world.normal.loginId}-password`,
+        loginPwd: passwordOf(world.normal.loginId),
         captcha: CAPTCHA,
         permission: 1,
         enabled: false,
@@ -99,9 +111,9 @@ const CASES: Record<string, () => Promise<void>> = {
   },
 
   'POST /api/admin/logout': async () => {
-    const victim = await t.tokenFor(world.normal.loginId, `${world.normal.loginId}-password`);
+    const victim = await t.tokenFor(world.normal.loginId, passwordOf(world.normal.loginId));
     const victimSession = JSON.parse(Buffer.from(victim.split('.')[1], 'base64url').toString()).sid;
-    const mine = await t.tokenFor(world.normal.loginId, `${world.normal.loginId}-password`);
+    const mine = await t.tokenFor(world.normal.loginId, passwordOf(world.normal.loginId));
     const response = await call('POST', '/api/admin/logout', { sid: victimSession, sessionId: victimSession, adminId: world.rootId }, mine);
     expect(response.statusCode).toBe(200);
     expect(await row(adminSessions, victimSession)).toBeDefined();
@@ -126,6 +138,118 @@ const CASES: Record<string, () => Promise<void>> = {
     const self = await call('PATCH', `/api/admin/${target.id}`, { nickname: 'self', permission: 1 }, target.token);
     expect(self.statusCode).toBe(403);
     expect(await row(admins, target.id)).toEqual(before);
+  },
+
+  'PATCH /api/admin/me': async () => {
+    // Only the nickname: rights, state, the name, the password and the two-step columns stay.
+    await patchOnly(
+      admins,
+      '/api/admin/me',
+      world.rootId,
+      { nickname: unique() },
+      {
+        permission: 2,
+        enabled: false,
+        loginId: 'renamed-root',
+        loginKey: 'x',
+        loginPwd: 'Orchard-Lantern-1',
+        totpSecret: 'forged',
+        totpLastStep: 1,
+      },
+    );
+  },
+
+  'POST /api/admin/me/password': async () => {
+    const target = await t.createAdmin(unique(), 2);
+    const rootBefore = await row(admins, world.rootId);
+    const response = await call(
+      'POST',
+      '/api/admin/me/password',
+      {
+        ...READ_ONLY,
+        id: world.rootId,
+        adminId: world.rootId,
+        loginId: 'root',
+        currentPassword: target.password,
+        newPassword: 'Orchard-Lantern-2',
+      },
+      target.token,
+    );
+    expect(response.statusCode).toBe(200);
+    expect(await row(admins, world.rootId)).toEqual(rootBefore);
+    expect((await t.login((await row(admins, target.id)).loginId as string, 'Orchard-Lantern-2')).statusCode).toBe(200);
+  },
+
+  'POST /api/admin/me/2fa/setup': async () => {
+    const target = await t.createAdmin(unique(), 2);
+    const rootBefore = await row(admins, world.rootId);
+    const response = await call(
+      'POST',
+      '/api/admin/me/2fa/setup',
+      { ...READ_ONLY, id: world.rootId, secret: 'AAAAAAAAAAAAAAAA' },
+      target.token,
+    );
+    expect(response.statusCode).toBe(200);
+    expect(response.json().data.secret).not.toBe('AAAAAAAAAAAAAAAA');
+    expect(await row(admins, world.rootId)).toEqual(rootBefore);
+    expect((await row(admins, target.id)).totpPendingSecret).toEqual(expect.any(String));
+  },
+
+  'POST /api/admin/me/2fa/enable': async () => {
+    const target = await t.createAdmin(unique(), 2);
+    const { secret } = (await call('POST', '/api/admin/me/2fa/setup', {}, target.token)).json().data;
+    const response = await call(
+      'POST',
+      '/api/admin/me/2fa/enable',
+      { ...READ_ONLY, code: totpCode(secret, t.clock.now()), recoveryCodes: ['AAAAA-AAAAA'], adminId: world.rootId, totpSecret: 'forged' },
+      target.token,
+    );
+    expect(response.statusCode).toBe(200);
+    expect(response.json().data.recoveryCodes).not.toContain('AAAAA-AAAAA');
+    expect((await row(admins, world.rootId)).totpSecret).toBeNull();
+    expect((await row(admins, target.id)).totpSecret).not.toBe('forged');
+    expect(await t.database.db.select().from(adminRecoveryCodes).where(eq(adminRecoveryCodes.adminId, world.rootId))).toEqual([]);
+  },
+
+  'POST /api/admin/me/2fa/disable': async () => {
+    // Without two-step sign-in on, nothing is changed whatever else is sent.
+    const target = await t.createAdmin(unique(), 2);
+    const before = await row(admins, target.id);
+    const response = await call(
+      'POST',
+      '/api/admin/me/2fa/disable',
+      { ...READ_ONLY, currentPassword: target.password, code: '123456', adminId: world.rootId },
+      target.token,
+    );
+    expect(response.statusCode).toBe(400);
+    expect(await row(admins, target.id)).toEqual(before);
+  },
+
+  'POST /api/admin/login/2fa': async () => {
+    // A challenge nobody was given, with an admin and a session named: no session is made.
+    const sessions = (await t.database.db.select().from(adminSessions)).length;
+    const response = await t.inject({
+      method: 'POST',
+      url: '/api/admin/login/2fa',
+      payload: { ...READ_ONLY, challenge: 'forged', code: '123456', adminId: world.rootId, sub: world.rootId, remember: true },
+    });
+    expect(response.statusCode).toBe(400);
+    expect((await t.database.db.select().from(adminSessions)).length).toBe(sessions);
+  },
+
+  'PATCH /api/settings/security': async () => {
+    const [secretBefore] = await t.database.db.select().from(settings).where(eq(settings.key, 'jwt_secret'));
+    const response = await call('PATCH', '/api/settings/security', {
+      ...READ_ONLY,
+      require2fa: false,
+      key: 'jwt_secret',
+      value: 'forged',
+      jwt_secret: 'forged',
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().data).toEqual({ require2fa: false });
+    const [secretAfter] = await t.database.db.select().from(settings).where(eq(settings.key, 'jwt_secret'));
+    expect(secretAfter).toEqual(secretBefore);
   },
 
   'POST /api/type': async () => {

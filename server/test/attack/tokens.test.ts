@@ -1,6 +1,6 @@
 import { createHmac, generateKeyPairSync } from 'node:crypto';
 import { createSigner } from 'fast-jwt';
-import { ROOT_LOGIN, ROOT_PASSWORD, bearer, createTestContext, type TestContext } from '../harness';
+import { ROOT_LOGIN, ROOT_PASSWORD, bearer, createTestContext, type TestContext, passwordOf } from '../harness';
 import { UNKNOWN_ID, expectRefusal } from './support';
 
 // A known secret, so that tests can forge tokens as someone who had stolen it would.
@@ -120,7 +120,7 @@ describe('tokens: forged or tampered', () => {
     const { id: normalId } = await t.createAdmin('pairing', 2);
     const { sid } = claimsOf(token);
     await expectDead(createSigner({ key: SECRET, algorithm: 'HS256', expiresIn: DAY_MS })({ sub: normalId, sid }));
-    const normal = await t.tokenFor('pairing', 'pairing-password');
+    const normal = await t.tokenFor('pairing', passwordOf('pairing'));
     // A normal admin's session with the root's id: no super rights smuggled in.
     await expectDead(
       createSigner({ key: SECRET, algorithm: 'HS256', expiresIn: DAY_MS })({ sub: claimsOf(token).sub, sid: claimsOf(normal).sid }),
@@ -157,7 +157,7 @@ describe('tokens: dead as soon as the admin behind them changes', () => {
 
   it('after logout, on every route; other sessions live on', async () => {
     const { token } = await t.createAdmin('leaver', 2);
-    const second = await t.tokenFor('leaver', 'leaver-password');
+    const second = await t.tokenFor('leaver', passwordOf('leaver'));
     expect((await t.inject({ method: 'POST', url: '/api/admin/logout', headers: bearer(token) })).statusCode).toBe(200);
     await expectDead(token);
     expectRefusal(await t.inject({ method: 'POST', url: '/api/admin/logout', headers: bearer(token) }), 401, EXPIRED);
@@ -185,28 +185,29 @@ describe('tokens: dead as soon as the admin behind them changes', () => {
     expect((await reach(token)).super).toBe(200);
     await asRoot('PATCH', id, { permission: 2 });
     await expectDead(token);
-    const again = await t.tokenFor('demoted', 'demoted-password');
+    const again = await t.tokenFor('demoted', passwordOf('demoted'));
     expect(await reach(again)).toMatchObject({ whoami: 200, normal: 200, super: 403 });
   });
 
   it('after a password change by a super admin: every session of that admin', async () => {
     const { id, token } = await t.createAdmin('rekeyed', 2);
-    const second = await t.tokenFor('rekeyed', 'rekeyed-password');
-    await asRoot('PATCH', id, { loginPwd: 'a-brand-new-password' });
+    const second = await t.tokenFor('rekeyed', passwordOf('rekeyed'));
+    await asRoot('PATCH', id, { loginPwd: 'Orchard-Lantern-8' });
     await expectDead(token);
     await expectDead(second);
   });
 
-  it('after a password change by the admin themself: the other sessions too', async () => {
-    const { id, token } = await t.createAdmin('selfkey', 2);
-    const stolen = await t.tokenFor('selfkey', 'selfkey-password');
+  it('after a password change by the admin themself: the other sessions, not the one that changed it', async () => {
+    const { token } = await t.createAdmin('selfkey', 2);
+    const stolen = await t.tokenFor('selfkey', passwordOf('selfkey'));
     const response = await t.inject({
-      method: 'PATCH',
-      url: `/api/admin/${id}`,
+      method: 'POST',
+      url: '/api/admin/me/password',
       headers: bearer(token),
-      payload: { loginPwd: 'my-new-password-1' },
+      payload: { currentPassword: passwordOf('selfkey'), newPassword: 'Orchard-Lantern-9' },
     });
     expect(response.statusCode).toBe(200);
     await expectDead(stolen);
+    expect((await t.inject({ method: 'GET', url: '/api/admin/whoami', headers: bearer(token) })).statusCode).toBe(200);
   });
 });

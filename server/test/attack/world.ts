@@ -1,6 +1,6 @@
 import type { CatalogEntry } from '../../src/plugins/auth';
 import { contentFixtures } from '../content';
-import { CAPTCHA, ROOT_LOGIN, ROOT_PASSWORD, type TestContext } from '../harness';
+import { CAPTCHA, ROOT_LOGIN, ROOT_PASSWORD, passwordOf, type TestContext } from '../harness';
 
 /** One record of every kind, and an admin of each level: what the routes' parameters point at. */
 export interface World {
@@ -52,12 +52,29 @@ export const routeKey = (route: Pick<CatalogEntry, 'method' | 'url'>) => `${rout
 
 /**
  * A body each POST and PATCH route accepts as it stands; `unique` keeps names that must be
- * unique apart. A route with a body missing here fails the tests that use this table.
+ * unique apart. A route with a body missing here fails the tests that use this table. `as`: whose
+ * token sends it, for the bodies that hold the sender's own password (a wrong one would count
+ * against the login throttle).
  */
-export function validBody(key: string, world: World, unique: string): Record<string, unknown> | undefined {
+export function validBody(
+  key: string,
+  world: World,
+  unique: string,
+  as: 'super' | 'normal' = 'super',
+): Record<string, unknown> | undefined {
   const html = `<p>${unique}</p>`;
+  const ownPassword = as === 'super' ? ROOT_PASSWORD : passwordOf(world.normal.loginId);
   const bodies: Record<string, Record<string, unknown>> = {
     'POST /api/admin/login': { loginId: ROOT_LOGIN, loginPwd: ROOT_PASSWORD, captcha: CAPTCHA },
+    // A challenge nobody was given: answered 400 「验证已过期，请重新登录」.
+    'POST /api/admin/login/2fa': { challenge: `c-${unique}`, code: '123456' },
+    'PATCH /api/admin/me': { nickname: `m-${unique}`.slice(0, 32) },
+    // The same password again: valid, and the table's admins keep signing in.
+    'POST /api/admin/me/password': { currentPassword: ownPassword, newPassword: ownPassword },
+    'POST /api/admin/me/2fa/enable': { code: '123456' },
+    'POST /api/admin/me/2fa/disable': { currentPassword: ownPassword, code: '123456' },
+    // Off: on, it would hold every admin of the world without two-step sign-in to the setup calls.
+    'PATCH /api/settings/security': { require2fa: false },
     'POST /api/admin': { loginId: `a-${unique}`, loginPwd: 'password-123', permission: 2 },
     'PATCH /api/admin/:id': { nickname: `n-${unique}`.slice(0, 32) },
     'POST /api/type': { typeName: `t-${unique}`.slice(0, 32) },
@@ -104,7 +121,7 @@ const ID_OWNERS: Array<[prefix: string, record: RecordKey]> = [
 export function worldParams(url: string, world: World): Record<string, string | number> {
   const owner = ID_OWNERS.find(([prefix]) => url.startsWith(prefix));
   const id = owner ? world[owner[1]] : world.normal.id;
-  return { id, loginId: world.normal.loginId, commentType: 1, entity: 'user', auditId: world.auditId };
+  return { id, loginId: world.normal.loginId, commentType: 1, entity: 'user', auditId: world.auditId, sessionId: '0'.repeat(32) };
 }
 
 interface JsonSchemaLike {

@@ -36,19 +36,26 @@ describe(`fuzzing every registered route (${RUNS} cases) and stray paths (${STRA
       const watch = watchProcess();
       const seen = new Map<string, number>();
       const statuses = new Map<number, number>();
+      const check = async (request: Parameters<typeof toInject>[0]) => {
+        const options = toInject(request, actors);
+        const response = await t.app.inject(options);
+        seen.set(request.route, (seen.get(request.route) ?? 0) + 1);
+        statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1);
+        const problem = problemWith(String(options.method), response);
+        await actors.repair();
+        if (problem) throw new Error(`${problem}\n  request: ${describeRequest(options)}`);
+      };
       try {
-        await fc.assert(
-          fc.asyncProperty(requestArbitrary(t.app.routeCatalog), async (request) => {
-            const options = toInject(request, actors);
-            const response = await t.app.inject(options);
-            seen.set(request.route, (seen.get(request.route) ?? 0) + 1);
-            statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1);
-            const problem = problemWith(String(options.method), response);
-            await actors.repair();
-            if (problem) throw new Error(`${problem}\n  request: ${describeRequest(options)}`);
-          }),
-          { numRuns: RUNS, seed: fuzzSeed(), endOnFailure: RUNS > 1000 },
-        );
+        await fc.assert(fc.asyncProperty(requestArbitrary(t.app.routeCatalog), check), {
+          numRuns: RUNS,
+          seed: fuzzSeed(),
+          endOnFailure: RUNS > 1000,
+        });
+        // With some 90 routes, 300 random draws miss one or two now and then: each route the draw
+        // left out gets its own few cases, so every route is fuzzed on every run, whatever the seed.
+        for (const route of t.app.routeCatalog.filter((entry) => !seen.has(routeKey(entry)))) {
+          await fc.assert(fc.asyncProperty(requestArbitrary([route]), check), { numRuns: 3, seed: fuzzSeed() });
+        }
       } finally {
         watch.stop();
       }

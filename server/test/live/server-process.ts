@@ -16,7 +16,7 @@ export const ROOT = path.resolve(__dirname, '../../..');
 export const BUNDLE = path.join(ROOT, 'server/dist/main.cjs');
 export const CAPTCHA = 'f4u1';
 export const ADMIN_LOGIN = 'admin';
-export const ADMIN_PASSWORD = 'live-admin-password';
+export const ADMIN_PASSWORD = 'Live-Kestrel-7319';
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -14,6 +14,7 @@ import type { Admin } from '../../../contract/admin';
 import { message } from '@/utils/feedback';
 import { toInitialState } from '@/utils/session';
 import HistoryButton from '@/components/HistoryDrawer';
+import { AdminSessionsAction, Reset2faAction } from './components/AdminSecurityActions';
 import EditAdminModal from './components/EditAdminModal';
 
 interface ColumnContext {
@@ -87,6 +88,9 @@ function adminColumns(ctx: ColumnContext): ProColumns<Admin>[] {
         return [
           <EditAdminModal key="edit" admin={admin} self={self} onSaved={ctx.onSaved} />,
           <HistoryButton key="history" entity="admin" id={admin._id} onReverted={ctx.reload} link />,
+          // One's own sessions and two-step sign-in are in 个人设置.
+          self ? null : <AdminSessionsAction key="sessions" admin={admin} />,
+          self || !admin.twoFactorEnabled ? null : <Reset2faAction key="reset2fa" admin={admin} onReset={ctx.reload} />,
           self ? null : <DeleteAction key="delete" title="你确定要删除？" remove={() => ctx.remove(admin._id)} done="该管理员已删除" />,
         ];
       },

@@ -22,7 +22,7 @@ export const ENTITY_NAMES = {
   type: '分类',
   upload: '图片',
   session: '登录',
-  import: '数据导入',
+  setting: '安全设置',
 } satisfies Record<AuditEntity, string>;
 
 export const ACTIONS = [
@@ -44,6 +44,12 @@ export const ACTIONS = [
   '导入',
   '登录',
   '退出',
+  '设置两步验证',
+  '开启两步验证',
+  '关闭两步验证',
+  '重置两步验证',
+  '结束会话',
+  '修改安全设置',
 ] satisfies AuditAction[];
 
 const entityEnum = Object.fromEntries(Object.entries(ENTITY_NAMES).map(([key, text]) => [key, { text }]));

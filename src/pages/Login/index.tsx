@@ -4,10 +4,11 @@ import { Button, Checkbox, Form, Input, Spin } from 'antd';
 import { useEffect, useState } from 'react';
 import { describeRequestError, errorStatus } from '@/requestErrorConfig';
 import { login } from '@/services/admin';
-import type { LoginBody } from '../../../contract/auth';
+import type { LoginBody, LoginResult } from '../../../contract/auth';
 import { message } from '@/utils/feedback';
 import { safeRedirect, saveToken, toInitialState } from '@/utils/session';
 import styles from './index.less';
+import TwoFactorStep from './TwoFactorStep';
 import { useCaptcha } from './useCaptcha';
 
 /** The text for each refusal of POST /api/admin/login (docs/screens.md "/login"). */
@@ -29,6 +30,8 @@ export default function Login() {
   const { initialState, setInitialState } = useModel('@@initialState');
   const captcha = useCaptcha();
   const [destination, setDestination] = useState<string>();
+  // Set when the password step answered with a challenge: the second step shows (TwoFactorStep).
+  const [challenge, setChallenge] = useState<string>();
 
   // Leave only once the new session has reached the access flags: the layout works out a
   // route's access when it first renders it and would otherwise show 403 until the next move.
@@ -36,16 +39,32 @@ export default function Login() {
     if (destination && initialState?.adminInfo) history.push(destination);
   }, [destination, initialState]);
 
+  const signIn = async (result: LoginResult) => {
+    saveToken(result.token);
+    await setInitialState(toInitialState(result.data));
+    // What earlier attempts said (验证码错误, ...) is over: it must not follow the admin to /home.
+    message.destroy();
+    message.success('登录成功');
+    setDestination(safeRedirect(new URLSearchParams(history.location.search).get('redirect')));
+  };
+
+  // The challenge is spent or given up: the password step again, with a new captcha.
+  const restart = () => {
+    setChallenge(undefined);
+    form.setFieldValue('captcha', '');
+    captcha.reload();
+  };
+
   const onFinish = async (values: LoginBody) => {
     setSubmitting(true);
     try {
-      const result = await login({ ...values, loginId: values.loginId.trim() });
-      saveToken(result.token);
-      await setInitialState(toInitialState(result.data));
-      // What earlier attempts said (验证码错误, ...) is over: it must not follow the admin to /home.
-      message.destroy();
-      message.success('登录成功');
-      setDestination(safeRedirect(new URLSearchParams(history.location.search).get('redirect')));
+      const answer = await login({ ...values, loginId: values.loginId.trim() });
+      if ('twoFactorRequired' in answer) {
+        setChallenge(answer.challenge);
+        setSubmitting(false);
+        return;
+      }
+      await signIn(answer);
     } catch (error) {
       message.error(loginFailureMessage(error));
       // Every attempt uses the captcha up on the server, whatever the answer.
@@ -63,9 +82,12 @@ export default function Login() {
           <img src="/logo.svg" alt="" width={48} height={48} />
           <h1 className={styles.title}>coder station 后台管理系统</h1>
         </div>
+        {challenge ? <TwoFactorStep challenge={challenge} onSignedIn={signIn} onRestart={restart} /> : null}
+        {/* Hidden, not removed, during the second step: 返回 finds what was typed. */}
         <Form<LoginBody>
           form={form}
           name="login"
+          hidden={challenge !== undefined}
           size="large"
           initialValues={{ loginId: '', loginPwd: '', captcha: '', remember: true }}
           onFinish={onFinish}

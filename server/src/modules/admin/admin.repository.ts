@@ -1,9 +1,11 @@
-import { and, asc, count, eq, ne } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { admins } from '../../db/schema';
+import { canonicalLoginId } from '../../lib/account-names';
 
 export type AdminRow = typeof admins.$inferSelect;
-export type NewAdminRow = typeof admins.$inferInsert;
+/** A new admin: its canonical name is computed here, never given. */
+export type NewAdminRow = Omit<typeof admins.$inferInsert, 'loginKey'>;
 export type AdminRepository = ReturnType<typeof createAdminRepository>;
 
 export function createAdminRepository(db: Db) {
@@ -17,8 +19,17 @@ export function createAdminRepository(db: Db) {
       return row ?? null;
     },
 
+    /**
+     * The admin whose name is `loginId` or has its canonical form (lib/account-names.ts); an exact
+     * match first, so an account kept with a suffixed key after a collision still signs in.
+     */
     async findByLoginId(loginId: string): Promise<AdminRow | null> {
-      const [row] = await db.select().from(admins).where(eq(admins.loginId, loginId));
+      const [row] = await db
+        .select()
+        .from(admins)
+        .where(or(eq(admins.loginId, loginId), eq(admins.loginKey, canonicalLoginId(loginId))))
+        .orderBy(desc(sql`${admins.loginId} = ${loginId}`))
+        .limit(1);
       return row ?? null;
     },
 
@@ -27,13 +38,17 @@ export function createAdminRepository(db: Db) {
       return Number(row.n);
     },
 
-    /** Inserts unless the loginId is taken; null means it was (also when two writers race). */
+    /** Inserts unless the loginId or its canonical form is taken; null means it was (also when two writers race). */
     async insert(row: NewAdminRow, executor: Db = db): Promise<AdminRow | null> {
-      const [created] = await executor.insert(admins).values(row).onConflictDoNothing().returning();
+      const [created] = await executor
+        .insert(admins)
+        .values({ ...row, loginKey: canonicalLoginId(row.loginId) })
+        .onConflictDoNothing()
+        .returning();
       return created ?? null;
     },
 
-    async update(id: string, changes: Partial<Omit<AdminRow, 'id' | 'loginId' | 'createdAt'>>, executor: Db = db) {
+    async update(id: string, changes: Partial<Omit<AdminRow, 'id' | 'loginId' | 'loginKey' | 'createdAt'>>, executor: Db = db) {
       const [row] = await executor.update(admins).set(changes).where(eq(admins.id, id)).returning();
       return row ?? null;
     },

@@ -2,7 +2,8 @@ import { ADMIN_MESSAGES } from '../../../../contract/admin';
 import type { Admin, CreateAdminBody, UpdateAdminBody } from '../../../../contract/admin';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import { checkPassword, hashPassword, randomPassword } from '../../lib/passwords';
+import { checkAdminPassword, hashPassword, randomAdminPassword } from '../../lib/passwords';
+import { ACCOUNT_MESSAGES } from '../../../../contract/account';
 import { DEFAULT_ADMIN_NICKNAME, DEFAULT_AVATAR } from '../../lib/defaults';
 import { AUDIT_ACTIONS } from '../../../../contract/audit';
 import type { Db } from '../../db/client';
@@ -25,6 +26,7 @@ export function toAdmin(row: AdminRow): Admin {
     permission: row.permission as Admin['permission'],
     enabled: row.enabled,
     createdAt: row.createdAt,
+    twoFactorEnabled: row.totpSecret !== null,
   };
 }
 
@@ -63,9 +65,10 @@ export function createAdminService(deps: { db: Db; admins: AdminRepository; auth
     },
 
     async create(actor: Actor, body: CreateAdminBody): Promise<Admin & { initialPassword?: string }> {
-      const generated = body.loginPwd ? null : randomPassword();
+      const owner = { loginId: body.loginId, nickname: body.nickname || DEFAULT_ADMIN_NICKNAME };
+      const generated = body.loginPwd ? null : randomAdminPassword(owner);
       const password = body.loginPwd || generated!;
-      checkPassword(password);
+      checkAdminPassword(password, owner);
       if (await admins.findByLoginId(body.loginId)) throw conflict(ADMIN_MESSAGES.taken);
       const passwordHash = await hashPassword(password);
       const created = await db.transaction(async (tx) => {
@@ -96,7 +99,12 @@ export function createAdminService(deps: { db: Db; admins: AdminRepository; auth
         if (!isSelf) throw forbidden();
         if (Object.keys(body).some((key) => !SELF_EDITABLE.has(key))) throw forbidden();
       }
-      if (body.loginPwd !== undefined && body.loginPwd !== '') checkPassword(body.loginPwd);
+      // One's own password is changed with the current one (POST /api/admin/me/password), never here.
+      if (body.loginPwd && isSelf) throw badRequest(ACCOUNT_MESSAGES.ownPasswordElsewhere);
+      if (body.loginPwd) {
+        const target = await mustFind(id);
+        checkAdminPassword(body.loginPwd, { loginId: target.loginId, nickname: body.nickname ?? target.nickname });
+      }
       const passwordHash = body.loginPwd ? await hashPassword(body.loginPwd) : undefined;
 
       const updated = await db.transaction(async (tx) => {

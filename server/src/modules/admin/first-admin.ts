@@ -1,7 +1,7 @@
 import type { Config } from '../../config';
-import { DEFAULT_AVATAR } from '../../lib/defaults';
+import { DEFAULT_AVATAR, FIRST_ADMIN_NICKNAME } from '../../lib/defaults';
 import { newId } from '../../lib/ids';
-import { hashPassword, randomPassword } from '../../lib/passwords';
+import { hashPassword, randomAdminPassword } from '../../lib/passwords';
 import type { AdminRepository } from './admin.repository';
 
 export interface FirstAdmin {
@@ -19,12 +19,15 @@ export async function ensureFirstSuperAdmin(
   if ((await admins.count()) > 0) {
     return { loginId: config.adminLoginId, generatedPassword: null, created: false };
   }
-  const generatedPassword = config.adminPassword ? null : randomPassword();
+  // ADMIN_PASSWORD passed the administrators' rules in loadConfig; a generated one passes them too.
+  const generatedPassword = config.adminPassword
+    ? null
+    : randomAdminPassword({ loginId: config.adminLoginId, nickname: FIRST_ADMIN_NICKNAME });
   const created = await admins.insert({
     id: newId(),
     loginId: config.adminLoginId,
     passwordHash: await hashPassword(config.adminPassword ?? generatedPassword!),
-    nickname: '超级管理员',
+    nickname: FIRST_ADMIN_NICKNAME,
     avatar: DEFAULT_AVATAR,
     permission: 1,
     enabled: true,

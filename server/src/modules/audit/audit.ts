@@ -40,6 +40,18 @@ export type Audit = ReturnType<typeof createAudit>;
 
 const TITLE_MAX = 120;
 
+/**
+ * jsonb refuses a lone surrogate (`\ud800`, which a JSON body may carry in a nickname): the log
+ * keeps U+FFFD in its place rather than fail the write. JSON.stringify escapes only lone ones.
+ */
+function wellFormed(text: string): string {
+  return text.replace(/\\ud[89a-f][0-9a-f]{2}/gi, '\\ufffd').replace(/[\ud800-\udfff]/g, (c, i, all) => {
+    const code = c.charCodeAt(0);
+    const paired = code < 0xdc00 ? /[\udc00-\udfff]/.test(all[i + 1] ?? '') : /[\ud800-\udbff]/.test(all[i - 1] ?? '');
+    return paired ? c : '\ufffd';
+  });
+}
+
 export function createAudit(deps: { now?: () => number } = {}) {
   const now = deps.now ?? Date.now;
   return {
@@ -56,8 +68,8 @@ export function createAudit(deps: { now?: () => number } = {}) {
           action: entry.action,
           entity: entry.entity,
           entityId: entry.entityId,
-          title: entry.title.slice(0, TITLE_MAX),
-          changes: entry.changes ?? null,
+          title: wellFormed(entry.title.slice(0, TITLE_MAX)),
+          changes: entry.changes ? (JSON.parse(wellFormed(JSON.stringify(entry.changes))) as AuditChange[]) : null,
         })),
       );
     },

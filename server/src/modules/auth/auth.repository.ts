@@ -1,7 +1,16 @@
 import { createHash } from 'node:crypto';
-import { and, eq, gt, inArray, lt, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, gte, inArray, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
 import { memoUntilWrite, type Db } from '../../db/client';
-import { admins, adminSessions, captchas, loginFailures, settings } from '../../db/schema';
+import {
+  adminLogins,
+  adminRecoveryCodes,
+  admins,
+  adminSessions,
+  captchas,
+  loginChallenges,
+  loginFailures,
+  settings,
+} from '../../db/schema';
 
 export type AuthRepository = ReturnType<typeof createAuthRepository>;
 
@@ -25,9 +34,14 @@ export function createAuthRepository(db: Db) {
       permission: admins.permission,
       enabled: admins.enabled,
       expiresAt: adminSessions.expiresAt,
+      lastSeenAt: adminSessions.lastSeenAt,
+      // What the two-step requirement needs, read by this same statement (no second one per request).
+      twoFactorOn: sql<boolean>`${admins.totpSecret} is not null`,
+      require2fa: settings.value,
     })
     .from(adminSessions)
     .innerJoin(admins, eq(admins.id, adminSessions.adminId))
+    .leftJoin(settings, sql`${settings.key} = 'require_2fa'`)
     .where(
       and(
         eq(adminSessions.id, sql.placeholder('sessionId')),
@@ -92,7 +106,8 @@ export function createAuthRepository(db: Db) {
       at: number;
       limit: number;
       succeeded: boolean;
-      clearKey: string;
+      /** null: a success clears nothing (a right password before its second step, a right current password). */
+      clearKey: string | null;
     }): Promise<'locked' | 'settled'> {
       const { keys, since, at, limit, succeeded, clearKey } = attempt;
       // Taken in one order (by their number) by every attempt, so two never wait on each other.
@@ -107,7 +122,7 @@ export function createAuthRepository(db: Db) {
         const failures = await countFailuresSince(keys, since, tx);
         if (keys.some((key) => (failures.get(key) ?? 0) >= limit)) return 'locked';
         if (succeeded) {
-          await tx.delete(loginFailures).where(eq(loginFailures.key, clearKey));
+          if (clearKey) await tx.delete(loginFailures).where(eq(loginFailures.key, clearKey));
           await tx.delete(loginFailures).where(lt(loginFailures.failedAt, since));
         } else {
           await tx.insert(loginFailures).values(keys.map((key) => ({ key, failedAt: at })));
@@ -116,17 +131,145 @@ export function createAuthRepository(db: Db) {
       });
     },
 
-    async createSession(row: { id: string; adminId: string; createdAt: number; expiresAt: number }, executor: Db = db) {
+    async createSession(
+      row: { id: string; adminId: string; createdAt: number; expiresAt: number; ip: string; userAgent: string },
+      executor: Db = db,
+    ) {
       await executor.delete(adminSessions).where(lt(adminSessions.expiresAt, row.createdAt));
-      await executor.insert(adminSessions).values(row);
+      await executor.insert(adminSessions).values({ ...row, lastSeenAt: row.createdAt });
     },
 
     async deleteSession(id: string, executor: Db = db) {
       await executor.delete(adminSessions).where(eq(adminSessions.id, id));
     },
 
-    async deleteSessionsOf(adminId: string, executor: Db = db) {
-      await executor.delete(adminSessions).where(eq(adminSessions.adminId, adminId));
+    /** Ends every session of the admin; answers how many there were. */
+    async deleteSessionsOf(adminId: string, executor: Db = db): Promise<number> {
+      const rows = await executor.delete(adminSessions).where(eq(adminSessions.adminId, adminId)).returning({ id: adminSessions.id });
+      return rows.length;
+    },
+
+    /** Ends every session of the admin but `keepId` (the caller's own); answers how many there were. */
+    async deleteOtherSessions(adminId: string, keepId: string, executor: Db = db): Promise<number> {
+      const rows = await executor
+        .delete(adminSessions)
+        .where(and(eq(adminSessions.adminId, adminId), ne(adminSessions.id, keepId)))
+        .returning({ id: adminSessions.id });
+      return rows.length;
+    },
+
+    /** Ends one session of the admin; false when it has no such session. */
+    async deleteSessionOf(adminId: string, sessionId: string, executor: Db = db): Promise<boolean> {
+      const rows = await executor
+        .delete(adminSessions)
+        .where(and(eq(adminSessions.adminId, adminId), eq(adminSessions.id, sessionId)))
+        .returning({ id: adminSessions.id });
+      return rows.length > 0;
+    },
+
+    /** The admin's live sessions, most recently seen first (admin_sessions_admin_id_idx). */
+    liveSessions(adminId: string, now: number) {
+      return db
+        .select()
+        .from(adminSessions)
+        .where(and(eq(adminSessions.adminId, adminId), gt(adminSessions.expiresAt, now)))
+        .orderBy(desc(adminSessions.lastSeenAt), desc(adminSessions.createdAt));
+    },
+
+    /**
+     * Records that the session was used at `at`, unless it was within the last `everyMs`: the
+     * condition makes concurrent requests and processes write it once per interval at most.
+     */
+    async touchSession(id: string, at: number, everyMs: number) {
+      await db
+        .update(adminSessions)
+        .set({ lastSeenAt: at })
+        .where(and(eq(adminSessions.id, id), or(isNull(adminSessions.lastSeenAt), lte(adminSessions.lastSeenAt, at - everyMs))));
+    },
+
+    async createChallenge(row: { idHash: string; adminId: string; remember: boolean; expiresAt: number }, now: number) {
+      await db.delete(loginChallenges).where(lt(loginChallenges.expiresAt, now));
+      await db.insert(loginChallenges).values(row);
+    },
+
+    async findChallenge(idHash: string, now: number) {
+      const [row] = await db
+        .select()
+        .from(loginChallenges)
+        .where(and(eq(loginChallenges.idHash, idHash), gt(loginChallenges.expiresAt, now)));
+      return row ?? null;
+    },
+
+    /** Counts a wrong code against the challenge; the challenge dies at `max` wrong codes. */
+    async failChallenge(idHash: string, max: number) {
+      await db.transaction(async (tx) => {
+        await tx
+          .update(loginChallenges)
+          .set({ failures: sql`${loginChallenges.failures} + 1` })
+          .where(eq(loginChallenges.idHash, idHash));
+        await tx.delete(loginChallenges).where(and(eq(loginChallenges.idHash, idHash), gte(loginChallenges.failures, max)));
+      });
+    },
+
+    /** Deletes the challenge and tells whether it was still there: of two uses, one wins. */
+    async consumeChallenge(idHash: string): Promise<boolean> {
+      const rows = await db.delete(loginChallenges).where(eq(loginChallenges.idHash, idHash)).returning({ id: loginChallenges.idHash });
+      return rows.length > 0;
+    },
+
+    /**
+     * Accepts TOTP time step `step` for the admin unless it (or a later one) was accepted before:
+     * one conditional update, so a code is good once even when two requests race with it.
+     */
+    async useTotpStep(adminId: string, step: number): Promise<boolean> {
+      const rows = await db
+        .update(admins)
+        .set({ totpLastStep: step })
+        .where(and(eq(admins.id, adminId), or(isNull(admins.totpLastStep), lt(admins.totpLastStep, step))))
+        .returning({ id: admins.id });
+      return rows.length > 0;
+    },
+
+    /** Deletes the recovery code and tells whether it existed: a code works once. */
+    async consumeRecoveryCode(adminId: string, codeHash: string): Promise<boolean> {
+      const rows = await db
+        .delete(adminRecoveryCodes)
+        .where(and(eq(adminRecoveryCodes.adminId, adminId), eq(adminRecoveryCodes.codeHash, codeHash)))
+        .returning({ adminId: adminRecoveryCodes.adminId });
+      return rows.length > 0;
+    },
+
+    async replaceRecoveryCodes(adminId: string, codeHashes: string[], executor: Db = db) {
+      await executor.delete(adminRecoveryCodes).where(eq(adminRecoveryCodes.adminId, adminId));
+      if (codeHashes.length) await executor.insert(adminRecoveryCodes).values(codeHashes.map((codeHash) => ({ adminId, codeHash })));
+    },
+
+    /** Records a sign-in attempt on an account, and forgets those older than `keepSince` (admin_logins_at_idx). */
+    async recordLogin(
+      row: { adminId: string; at: number; ip: string; userAgent: string; succeeded: boolean; result: string },
+      keepSince: number,
+    ) {
+      await db.delete(adminLogins).where(lt(adminLogins.at, keepSince));
+      await db.insert(adminLogins).values(row);
+    },
+
+    /** One page of the admin's sign-ins since `since`, newest first (admin_logins_admin_id_at_idx). */
+    async loginPage(adminId: string, since: number, offset: number, limit: number) {
+      const where = and(eq(adminLogins.adminId, adminId), gte(adminLogins.at, since));
+      const [[total], rows] = await Promise.all([
+        db.select({ n: count() }).from(adminLogins).where(where),
+        db.select().from(adminLogins).where(where).orderBy(desc(adminLogins.at), desc(adminLogins.id)).offset(offset).limit(limit),
+      ]);
+      return { total: Number(total.n), rows };
+    },
+
+    async setting(key: string, executor: Db = db): Promise<string | null> {
+      const [row] = await executor.select().from(settings).where(eq(settings.key, key));
+      return row?.value ?? null;
+    },
+
+    async setSetting(key: string, value: string, executor: Db = db) {
+      await executor.insert(settings).values({ key, value }).onConflictDoUpdate({ target: settings.key, set: { value } });
     },
 
     /** The admin behind a live session: one indexed lookup per request, or none (see above). */

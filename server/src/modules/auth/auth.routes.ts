@@ -2,8 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { WhoAmI } from '../../../../contract/admin';
-import { LoginBody, LoginResult } from '../../../../contract/auth';
-import { currentAdmin } from '../../plugins/auth';
+import { LoginTwoFactorBody } from '../../../../contract/account';
+import { LoginAnswer, LoginBody, LoginResult } from '../../../../contract/auth';
+import { clientOf, currentAdmin } from '../../plugins/auth';
 import { ok, responses } from '../../lib/http';
 import { CAPTCHA_LIFETIME_MS, type AuthService } from './auth.service';
 
@@ -46,27 +47,46 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = a
     '/login',
     {
       config: { access: 'public' },
-      schema: { tags: ['auth'], summary: '管理员登录', body: LoginBody, response: responses(LoginResult) },
+      schema: {
+        tags: ['auth'],
+        summary: '管理员登录（开启两步验证的账号得到 challenge，再调用 /login/2fa）',
+        body: LoginBody,
+        response: responses(LoginAnswer),
+      },
     },
-    async (request) => ok(await auth.login(request.body, captchaIdOf(request), request.ip)),
+    async (request) => ok(await auth.login(request.body, captchaIdOf(request), clientOf(request))),
+  );
+
+  app.post(
+    '/login/2fa',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['auth'],
+        summary: '两步验证登录的第二步：challenge 加动态验证码或恢复码',
+        body: LoginTwoFactorBody,
+        response: responses(LoginResult),
+      },
+    },
+    async (request) => ok(await auth.loginTwoFactor(request.body, clientOf(request))),
   );
 
   app.get(
     '/whoami',
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', allowWithout2fa: true },
       schema: { tags: ['auth'], summary: '当前登录的管理员', response: responses(WhoAmI) },
     },
     async (request) => {
-      const { id, loginId, nickname, avatar, permission } = currentAdmin(request);
-      return ok({ _id: id, loginId, nickname, avatar, permission: permission as 1 | 2 });
+      const { id, loginId, nickname, avatar, permission, twoFactorEnabled, mustSetUp2fa } = currentAdmin(request);
+      return ok({ _id: id, loginId, nickname, avatar, permission: permission as 1 | 2, twoFactorEnabled, mustSetUp2fa });
     },
   );
 
   app.post(
     '/logout',
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', allowWithout2fa: true },
       schema: { tags: ['auth'], summary: '退出登录（令牌立即失效）', response: responses(Type.Null()) },
     },
     async (request) => {

@@ -1,21 +1,37 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import svgCaptcha from 'svg-captcha';
+import { ACCOUNT_MESSAGES, LOGIN_RESULTS } from '../../../../contract/account';
+import type { LoginTwoFactorBody } from '../../../../contract/account';
 import { AUTH_MESSAGES } from '../../../../contract/auth';
-import type { LoginBody, LoginResult } from '../../../../contract/auth';
+import type { LoginAnswer, LoginBody, LoginResult } from '../../../../contract/auth';
 import { AUDIT_ACTIONS } from '../../../../contract/audit';
 import type { Db } from '../../db/client';
+import { canonicalLoginId } from '../../lib/account-names';
 import { AppError, badRequest, forbidden, unauthorized } from '../../lib/errors';
-import type { Audit } from '../audit/audit';
 import { hashPassword, verifyAgainstNothing, verifyLegacyMd5, verifyPassword } from '../../lib/passwords';
-import type { AdminRepository } from '../admin/admin.repository';
+import type { Audit } from '../audit/audit';
+import type { AdminRepository, AdminRow } from '../admin/admin.repository';
 import { toAdmin } from '../admin/admin.service';
 import type { AuthRepository } from './auth.repository';
-import { createTokens } from './tokens';
+import { createKeys, type Keys } from './keys';
+import { totpStep } from './totp';
 
 export const CAPTCHA_LIFETIME_MS = 5 * 60 * 1000;
 export const THROTTLE_WINDOW_MS = 15 * 60 * 1000;
 export const THROTTLE_MAX_FAILURES = 5;
 const DAY_MS = 24 * 60 * 60 * 1000;
+export const CHALLENGE_LIFETIME_MS = 5 * 60 * 1000;
+export const CHALLENGE_MAX_FAILURES = 5;
+/** "Last seen" of a session is written at most this often. */
+export const LAST_SEEN_EVERY_MS = 60 * 1000;
+/** Sign-in records older than this are deleted. */
+export const LOGIN_HISTORY_MS = 90 * DAY_MS;
+
+/** Where a request comes from: kept with its session and its sign-in record. */
+export interface ClientInfo {
+  ip: string;
+  userAgent: string;
+}
 
 const tooManyAttempts = () => new AppError(429, AUTH_MESSAGES.tooManyAttempts);
 
@@ -26,6 +42,19 @@ export interface AuthenticatedAdmin {
   avatar: string;
   permission: number;
   sessionId: string;
+  twoFactorEnabled: boolean;
+  /** require2fa is on and this admin has no two-step sign-in: only the setup calls are allowed. */
+  mustSetUp2fa: boolean;
+}
+
+/** The throttle keys of an attempt on an account: its canonical name and the caller's address. */
+export function throttleKeys(loginId: string, ip: string) {
+  const idKey = `id:${canonicalLoginId(loginId)}`;
+  return { idKey, keys: [idKey, `ip:${ip}`] };
+}
+
+function hashChallenge(challenge: string): string {
+  return createHash('sha256').update(challenge).digest('hex');
 }
 
 // svg-captcha's module is itself the "draw this text" function; its typings omit that.
@@ -64,11 +93,50 @@ export function createAuthService(deps: {
   const { repo, admins } = deps;
   const now = deps.now ?? Date.now;
   // Generated once and kept in the database, so every process signs and checks alike.
-  let tokens: Promise<ReturnType<typeof createTokens>> | null = null;
-  const getTokens = () =>
-    (tokens ??= (
+  let keys: Promise<Keys> | null = null;
+  const getKeys = () =>
+    (keys ??= (
       deps.jwtSecret ? Promise.resolve(deps.jwtSecret) : repo.sharedSetting('jwt_secret', () => randomBytes(48).toString('base64url'))
-    ).then(createTokens));
+    ).then(createKeys));
+  const getTokens = async () => (await getKeys()).tokens;
+  // Sessions whose "last seen" this process wrote lately: the memoised session lookup may still
+  // show the older time, and must not make every request write it again.
+  const touched = new Map<string, number>();
+
+  const record = (admin: { id: string }, client: ClientInfo, at: number, succeeded: boolean, result: string) =>
+    repo.recordLogin(
+      { adminId: admin.id, at, ip: client.ip, userAgent: client.userAgent.slice(0, 512), succeeded, result },
+      at - LOGIN_HISTORY_MS,
+    );
+
+  /** Refuses at once (before any slow check) when the account or the address is already locked. */
+  async function mustNotBeLocked(keys: string[], since: number) {
+    const failures = await repo.countFailuresSince(keys, since);
+    if (keys.some((key) => (failures.get(key) ?? 0) >= THROTTLE_MAX_FAILURES)) throw tooManyAttempts();
+  }
+
+  async function startSession(admin: AdminRow, remember: boolean, client: ClientInfo, at: number): Promise<LoginResult> {
+    const lifetime = (remember ? 7 : 1) * DAY_MS;
+    const sessionId = randomBytes(16).toString('hex');
+    // The audit log's 登录 entry is written when a session really starts (after the second step
+    // when there is one), in the session's own transaction.
+    await deps.db.transaction(async (tx) => {
+      await repo.createSession(
+        {
+          id: sessionId,
+          adminId: admin.id,
+          createdAt: at,
+          expiresAt: at + lifetime,
+          ip: client.ip,
+          userAgent: client.userAgent.slice(0, 512),
+        },
+        tx,
+      );
+      await deps.audit.record(tx, admin, { action: AUDIT_ACTIONS.login, entity: 'session', entityId: admin.id, title: admin.loginId });
+    });
+    const token = (await getTokens()).sign({ sub: admin.id, sid: sessionId }, lifetime);
+    return { token, data: toAdmin(admin) };
+  }
 
   return {
     async newCaptcha(previousId: string | null): Promise<{ id: string; svg: string }> {
@@ -80,11 +148,28 @@ export function createAuthService(deps: {
       return { id, svg };
     },
 
-    async login(body: LoginBody, captchaId: string | null, clientIp: string): Promise<LoginResult> {
+    getKeys,
+
+    /**
+     * Runs a secret check of a signed-in admin (a current password, a TOTP code) under the login
+     * throttle: refused at once when the account or address is locked, and a wrong answer counts
+     * as a failed sign-in does. Answers whether the check passed.
+     */
+    async throttled(loginId: string, client: ClientInfo, check: () => Promise<boolean>): Promise<boolean> {
       const at = now();
-      const idKey = `id:${body.loginId.toLowerCase()}`;
-      const ipKey = `ip:${clientIp}`;
-      const keys = [idKey, ipKey];
+      const { keys } = throttleKeys(loginId, client.ip);
+      const since = at - THROTTLE_WINDOW_MS;
+      await mustNotBeLocked(keys, since);
+      const succeeded = await check();
+      const outcome = await repo.settleAttempt({ keys, since, at, limit: THROTTLE_MAX_FAILURES, succeeded, clearKey: null });
+      if (outcome === 'locked') throw tooManyAttempts();
+      return succeeded;
+    },
+
+    async login(body: LoginBody, captchaId: string | null, client: ClientInfo): Promise<LoginAnswer> {
+      const at = now();
+      // Keyed by the canonical name: `ADMIN` and `аdmin` count against `admin`.
+      const { idKey, keys } = throttleKeys(body.loginId, client.ip);
       const since = at - THROTTLE_WINDOW_MS;
 
       // Any attempt uses the captcha up, right or wrong. Only an attempt that passed it counts
@@ -95,8 +180,7 @@ export function createAuthService(deps: {
         throw badRequest(AUTH_MESSAGES.wrongCaptcha);
       }
       // Refused before the (slow) password hash when already locked.
-      const failures = await repo.countFailuresSince(keys, since);
-      if (keys.some((key) => (failures.get(key) ?? 0) >= THROTTLE_MAX_FAILURES)) throw tooManyAttempts();
+      await mustNotBeLocked(keys, since);
 
       const admin = await admins.findByLoginId(body.loginId);
       const passwordOk = !admin
@@ -112,19 +196,86 @@ export function createAuthService(deps: {
       // Attempts in flight are not failures; each counts once its password was checked. They
       // settle one at a time: once the limit is reached, the attempts still in flight learn
       // nothing of their password, so concurrent guesses get no more answers than sequential ones.
-      const outcome = await repo.settleAttempt({ keys, since, at, limit: THROTTLE_MAX_FAILURES, succeeded, clearKey: idKey });
-      if (outcome === 'locked') throw tooManyAttempts();
-      if (!admin || !succeeded) throw unauthorized(AUTH_MESSAGES.badCredentials);
-      if (!admin.enabled) throw forbidden(AUTH_MESSAGES.frozen);
-
-      const lifetime = (body.remember ? 7 : 1) * DAY_MS;
-      const sessionId = randomBytes(16).toString('hex');
-      await deps.db.transaction(async (tx) => {
-        await repo.createSession({ id: sessionId, adminId: admin.id, createdAt: at, expiresAt: at + lifetime }, tx);
-        await deps.audit.record(tx, admin, { action: AUDIT_ACTIONS.login, entity: 'session', entityId: admin.id, title: admin.loginId });
+      // A right password does not clear the account's failures while a second step is to come:
+      // wrong codes must keep counting however often the password is given again.
+      const twoStep = Boolean(admin?.totpSecret);
+      const outcome = await repo.settleAttempt({
+        keys,
+        since,
+        at,
+        limit: THROTTLE_MAX_FAILURES,
+        succeeded,
+        clearKey: twoStep ? null : idKey,
       });
-      const token = (await getTokens()).sign({ sub: admin.id, sid: sessionId }, lifetime);
-      return { token, data: toAdmin(admin) };
+      if (outcome === 'locked') {
+        if (admin) await record(admin, client, at, false, LOGIN_RESULTS.locked);
+        throw tooManyAttempts();
+      }
+      if (!admin || !succeeded) {
+        if (admin) await record(admin, client, at, false, LOGIN_RESULTS.badPassword);
+        throw unauthorized(AUTH_MESSAGES.badCredentials);
+      }
+      if (!admin.enabled) {
+        await record(admin, client, at, false, LOGIN_RESULTS.frozen);
+        throw forbidden(AUTH_MESSAGES.frozen);
+      }
+
+      if (twoStep) {
+        // Not a token: random text whose hash names a row that lives 5 minutes, for one use.
+        const challenge = randomBytes(32).toString('base64url');
+        await repo.createChallenge(
+          { idHash: hashChallenge(challenge), adminId: admin.id, remember: body.remember ?? false, expiresAt: at + CHALLENGE_LIFETIME_MS },
+          at,
+        );
+        return { twoFactorRequired: true, challenge };
+      }
+      const result = await startSession(admin, body.remember ?? false, client, at);
+      await record(admin, client, at, true, LOGIN_RESULTS.ok);
+      return result;
+    },
+
+    /** The second step: the challenge of a right password with a TOTP code or a recovery code. */
+    async loginTwoFactor(body: LoginTwoFactorBody, client: ClientInfo): Promise<LoginResult> {
+      const at = now();
+      if ((body.code === undefined) === (body.recoveryCode === undefined)) throw badRequest(ACCOUNT_MESSAGES.codeOrRecoveryCode);
+      const idHash = hashChallenge(body.challenge);
+      const challenge = await repo.findChallenge(idHash, at);
+      if (!challenge) throw badRequest(ACCOUNT_MESSAGES.challengeExpired);
+      const admin = await admins.findById(challenge.adminId);
+      if (!admin || !admin.totpSecret) throw badRequest(ACCOUNT_MESSAGES.challengeExpired);
+      const { idKey, keys } = throttleKeys(admin.loginId, client.ip);
+      const since = at - THROTTLE_WINDOW_MS;
+      await mustNotBeLocked(keys, since);
+
+      const keyring = await getKeys();
+      let succeeded: boolean;
+      if (body.code !== undefined) {
+        const secret = keyring.open(admin.totpSecret);
+        const step = secret === null ? null : totpStep(secret, body.code, at);
+        // A step already used (the same code again, or an older one) is as wrong as a wrong code.
+        succeeded = step !== null && (await repo.useTotpStep(admin.id, step));
+      } else {
+        succeeded = await repo.consumeRecoveryCode(admin.id, keyring.recoveryHash(admin.id, body.recoveryCode!));
+      }
+      const outcome = await repo.settleAttempt({ keys, since, at, limit: THROTTLE_MAX_FAILURES, succeeded, clearKey: idKey });
+      if (outcome === 'locked') {
+        await record(admin, client, at, false, LOGIN_RESULTS.locked);
+        throw tooManyAttempts();
+      }
+      if (!succeeded) {
+        await repo.failChallenge(idHash, CHALLENGE_MAX_FAILURES);
+        await record(admin, client, at, false, body.code !== undefined ? LOGIN_RESULTS.badCode : LOGIN_RESULTS.badRecoveryCode);
+        throw badRequest(body.code !== undefined ? ACCOUNT_MESSAGES.wrongCode : ACCOUNT_MESSAGES.wrongRecoveryCode);
+      }
+      // Single use: of two requests with one challenge, only the one that deletes it signs in.
+      if (!(await repo.consumeChallenge(idHash))) throw badRequest(ACCOUNT_MESSAGES.challengeExpired);
+      if (!admin.enabled) {
+        await record(admin, client, at, false, LOGIN_RESULTS.frozen);
+        throw forbidden(AUTH_MESSAGES.frozen);
+      }
+      const result = await startSession(admin, challenge.remember, client, at);
+      await record(admin, client, at, true, body.code !== undefined ? LOGIN_RESULTS.ok : LOGIN_RESULTS.recoveryCodeUsed);
+      return result;
     },
 
     /** The live admin behind an Authorization header; 401 for anything else. */
@@ -133,8 +284,17 @@ export function createAuthService(deps: {
       if (!match) throw unauthorized();
       const claims = (await getTokens()).verify(match[1]);
       if (!claims) throw unauthorized();
-      const admin = await repo.findSessionAdmin(claims.sid, claims.sub, now());
-      if (!admin?.enabled) throw unauthorized();
+      const at = now();
+      const admin = await repo.findSessionAdmin(claims.sid, claims.sub, at);
+      if (!admin || !admin.enabled) throw unauthorized();
+      // "Last seen": written once a minute per session at most, by a conditional update; the
+      // lookup above already read the time, so an ordinary request adds no statement.
+      const seen = Math.max(admin.lastSeenAt ?? 0, touched.get(claims.sid) ?? 0);
+      if (at - seen >= LAST_SEEN_EVERY_MS) {
+        if (touched.size >= 10_000) touched.clear();
+        touched.set(claims.sid, at);
+        await repo.touchSession(claims.sid, at, LAST_SEEN_EVERY_MS);
+      }
       return {
         id: admin.id,
         loginId: admin.loginId,
@@ -142,6 +302,8 @@ export function createAuthService(deps: {
         avatar: admin.avatar,
         permission: admin.permission,
         sessionId: claims.sid,
+        twoFactorEnabled: admin.twoFactorOn,
+        mustSetUp2fa: admin.require2fa === 'true' && !admin.twoFactorOn,
       };
     },
 

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { CAPTCHA, ROOT_LOGIN, ROOT_PASSWORD, bearer, createTestContext, type TestContext } from '../../../test/harness';
+import { CAPTCHA, ROOT_LOGIN, ROOT_PASSWORD, bearer, createTestContext, type TestContext, passwordOf } from '../../../test/harness';
 import { CAPTCHA_LIFETIME_MS, THROTTLE_MAX_FAILURES, THROTTLE_WINDOW_MS } from './auth.service';
 
 let t: TestContext;
@@ -51,6 +51,7 @@ describe('POST /api/admin/login', () => {
       permission: 1,
       enabled: true,
       createdAt: expect.any(Number),
+      twoFactorEnabled: false,
     });
   });
 
@@ -139,7 +140,7 @@ describe('POST /api/admin/login', () => {
   it('refuses a disabled admin with 403 after the right password', async () => {
     const { id } = await t.createAdmin('frozen', 2);
     await t.inject({ method: 'PATCH', url: `/api/admin/${id}`, headers: bearer(await t.rootToken()), payload: { enabled: false } });
-    const response = await t.login('frozen', 'frozen-password');
+    const response = await t.login('frozen', passwordOf('frozen'));
     expect(response.statusCode).toBe(403);
     expect(response.json().msg).toBe('该账号已经被冻结，请联系管理员');
   });
@@ -162,7 +163,7 @@ describe('login throttle', () => {
     for (let i = 0; i < THROTTLE_MAX_FAILURES; i++) {
       expect((await t.login('target', 'wrong-guess', { ip: `10.1.0.${i + 1}` })).statusCode).toBe(401);
     }
-    const locked = await t.login('target', 'target-password', { ip: '10.1.1.1' });
+    const locked = await t.login('target', passwordOf('target'), { ip: '10.1.1.1' });
     expect(locked.statusCode).toBe(429);
     expect(locked.json()).toEqual({ success: false, code: 429, msg: '登录尝试过于频繁，请稍后再试', data: null });
   });
@@ -187,10 +188,10 @@ describe('login throttle', () => {
   it('opens again once the window has passed', async () => {
     await t.createAdmin('patient', 2);
     for (let i = 0; i < THROTTLE_MAX_FAILURES; i++) await t.login('patient', 'wrong-guess', { ip: '10.4.0.1' });
-    expect((await t.login('patient', 'patient-password', { ip: '10.4.0.2' })).statusCode).toBe(429);
+    expect((await t.login('patient', passwordOf('patient'), { ip: '10.4.0.2' })).statusCode).toBe(429);
     t.clock.advance(THROTTLE_WINDOW_MS + 1000);
     try {
-      expect((await t.login('patient', 'patient-password', { ip: '10.4.0.2' })).statusCode).toBe(200);
+      expect((await t.login('patient', passwordOf('patient'), { ip: '10.4.0.2' })).statusCode).toBe(200);
     } finally {
       t.clock.advance(-(THROTTLE_WINDOW_MS + 1000));
     }
@@ -207,6 +208,8 @@ describe('GET /api/admin/whoami', () => {
       nickname: '超级管理员',
       avatar: expect.any(String),
       permission: 1,
+      twoFactorEnabled: false,
+      mustSetUp2fa: false,
     });
   });
 
@@ -260,7 +263,7 @@ describe('token revocation', () => {
           method: 'PATCH',
           url: `/api/admin/${id}`,
           headers: bearer(await t.rootToken()),
-          payload: { loginPwd: 'brand-new-pass' },
+          payload: { loginPwd: 'Orchard-Lantern-7' },
         }),
     ],
   ])('a token dies when its admin is %s', async (label, change) => {

@@ -1,15 +1,17 @@
-import { eq, inArray, sql } from 'drizzle-orm';
+import { desc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Page } from '../../../../contract/paging';
 import { queryRows, type Db } from '../../db/client';
 import { defineList, exactFilter, textFilter } from '../../db/list';
 import { users } from '../../db/schema';
+import { canonicalLoginId } from '../../lib/account-names';
 import type { Locked } from '../../db/write-lock';
 import type { PageRequest } from '../../lib/paging';
 
-/** A user as it may leave the database: everything but the password hash (and its kind). */
-export type UserRow = Omit<typeof users.$inferSelect, 'passwordHash' | 'passwordLegacy'>;
-export type NewUserRow = typeof users.$inferInsert;
-export type UserChanges = Partial<Omit<typeof users.$inferSelect, 'id' | 'registerDate' | 'lastLoginDate'>>;
+/** A user as it may leave the database: everything but the password hash (and its kind) and the canonical name. */
+export type UserRow = Omit<typeof users.$inferSelect, 'passwordHash' | 'passwordLegacy' | 'loginKey'>;
+/** A new user: its canonical name is computed here, never given. */
+export type NewUserRow = Omit<typeof users.$inferInsert, 'loginKey'>;
+export type UserChanges = Partial<Omit<typeof users.$inferSelect, 'id' | 'loginKey' | 'registerDate' | 'lastLoginDate'>>;
 export type UserRepository = ReturnType<typeof createUserRepository>;
 
 export interface UserFilter {
@@ -61,8 +63,14 @@ export function createUserRepository(db: Db) {
       return row ?? null;
     },
 
+    /** The user named `loginId` or its canonical form (lib/account-names.ts), an exact match first. */
     async loginIdOwner(loginId: string): Promise<string | null> {
-      const [row] = await db.select({ id: users.id }).from(users).where(eq(users.loginId, loginId));
+      const [row] = await db
+        .select({ id: users.id })
+        .from(users)
+        .where(or(eq(users.loginId, loginId), eq(users.loginKey, canonicalLoginId(loginId))))
+        .orderBy(desc(sql`${users.loginId} = ${loginId}`))
+        .limit(1);
       return row?.id ?? null;
     },
 
@@ -86,12 +94,21 @@ export function createUserRepository(db: Db) {
 
     /** null when the loginId is taken (also when two writers race). */
     async insert(row: NewUserRow, tx: Locked<'users'>): Promise<UserRow | null> {
-      const [created] = await tx.insert(users).values(row).onConflictDoNothing().returning(publicColumns);
+      const [created] = await tx
+        .insert(users)
+        .values({ ...row, loginKey: canonicalLoginId(row.loginId) })
+        .onConflictDoNothing()
+        .returning(publicColumns);
       return created ?? null;
     },
 
     async update(id: string, changes: UserChanges, tx: Locked<'users'>): Promise<UserRow | null> {
-      const [row] = await tx.update(users).set(changes).where(eq(users.id, id)).returning(publicColumns);
+      const loginKey = changes.loginId === undefined ? {} : { loginKey: canonicalLoginId(changes.loginId) };
+      const [row] = await tx
+        .update(users)
+        .set({ ...changes, ...loginKey })
+        .where(eq(users.id, id))
+        .returning(publicColumns);
       return row ?? null;
     },
 

@@ -11,7 +11,7 @@ import { conflict, forbidden, isUniqueViolation, notFound } from '../../lib/erro
 import { booleanFilter } from '../../lib/filters';
 import { newId } from '../../lib/ids';
 import { mapPage } from '../../lib/paging';
-import { checkPassword, hashPassword, randomPassword } from '../../lib/passwords';
+import { checkUserPassword, hashPassword, randomPassword } from '../../lib/passwords';
 import { checkGuard, diff, lockRow, lockRows, missingRecord, uniqueIds, type Actor, type Audit, type RevertGuard } from '../audit/audit';
 import type { CommentRepository } from '../comment/comment.repository';
 import type { IssueRepository } from '../issue/issue.repository';
@@ -80,7 +80,7 @@ export function createUserService(deps: {
     async create(actor: Actor, body: CreateUserBody): Promise<User & { initialPassword?: string }> {
       const generated = body.loginPwd ? null : randomPassword();
       const password = body.loginPwd || generated!;
-      checkPassword(password);
+      checkUserPassword(password);
       if (await users.loginIdOwner(body.loginId)) throw conflict(USER_MESSAGES.taken);
       const at = now();
       // Hashed before the transaction: the users write lock is held for the insert alone.
@@ -112,7 +112,7 @@ export function createUserService(deps: {
 
     async update(actor: Actor, id: string, body: UpdateUserBody, guard?: RevertGuard): Promise<User> {
       const { loginPwd, ...fields } = body;
-      if (loginPwd) checkPassword(loginPwd);
+      if (loginPwd) checkUserPassword(loginPwd);
       if (fields.loginId) {
         const owner = await users.loginIdOwner(fields.loginId);
         if (owner && owner !== id) throw conflict(USER_MESSAGES.taken);

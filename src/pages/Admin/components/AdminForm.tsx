@@ -1,8 +1,21 @@
 import { ProForm, ProFormRadio, ProFormText } from '@ant-design/pro-components';
 import type { Rule } from 'antd/es/form';
 import ImageUpload from '@/components/ImageUpload';
+import PasswordStrength, { passwordRule } from '@/components/PasswordStrength';
 import { adminIsExist } from '@/services/admin';
 import type { Admin, CreateAdminBody, Permission, UpdateAdminBody } from '../../../../contract/admin';
+import { ADMIN_MIN_PASSWORD, ADMIN_PASSWORD_RULE } from '@/utils/password';
+
+/** The password must not contain the account or the nickname typed in the same form. */
+const PASSWORD_FORBIDDEN_FIELDS = [
+  { label: '账号', name: 'loginId' },
+  { label: '昵称', name: 'nickname' },
+];
+
+const adminPasswordRule = passwordRule((get) => ({
+  minLength: ADMIN_MIN_PASSWORD,
+  forbidden: PASSWORD_FORBIDDEN_FIELDS.map(({ label, name }) => ({ label, value: get(name) as string | undefined })),
+}));
 
 export interface AdminFormValues {
   loginId: string;
@@ -68,10 +81,12 @@ interface AdminFormFieldsProps {
   mode: 'add' | 'edit';
   /** An admin cannot change their own permission (the server refuses it too). */
   permissionLocked?: boolean;
+  /** One's own password is changed in 个人设置, with the current one (the server refuses it here). */
+  ownAccount?: boolean;
 }
 
 /** The fields of the admin form, shared by the add page and the edit modal. */
-export default function AdminFormFields({ mode, permissionLocked = false }: AdminFormFieldsProps) {
+export default function AdminFormFields({ mode, permissionLocked = false, ownAccount = false }: AdminFormFieldsProps) {
   const adding = mode === 'add';
   return (
     <>
@@ -84,12 +99,24 @@ export default function AdminFormFields({ mode, permissionLocked = false }: Admi
         rules={adding ? [{ required: true, whitespace: true, message: '请输入管理员账号' }, loginIdIsFree] : undefined}
         fieldProps={{ autoComplete: 'off', maxLength: 50 }}
       />
-      <ProFormText.Password
-        name="loginPwd"
-        label="管理员密码"
-        placeholder={adding ? '密码可选，不填则自动生成' : '不修改密码请留空'}
-        fieldProps={{ autoComplete: 'new-password' }}
-      />
+      {ownAccount ? (
+        <ProForm.Item label="管理员密码">修改自己的密码请到「个人设置 → 修改密码」</ProForm.Item>
+      ) : (
+        <ProFormText.Password
+          name="loginPwd"
+          label="管理员密码"
+          placeholder={adding ? '密码可选，不填则自动生成' : '不修改密码请留空'}
+          dependencies={['loginId', 'nickname']}
+          rules={[adminPasswordRule]}
+          extra={
+            <>
+              <div>{ADMIN_PASSWORD_RULE}</div>
+              <PasswordStrength name="loginPwd" minLength={ADMIN_MIN_PASSWORD} forbiddenFields={PASSWORD_FORBIDDEN_FIELDS} />
+            </>
+          }
+          fieldProps={{ autoComplete: 'new-password', maxLength: 128 }}
+        />
+      )}
       <ProFormText
         name="nickname"
         label="管理员昵称"

@@ -50,7 +50,7 @@ export default function EditAdminModal({ admin, self, onSaved }: EditAdminModalP
       submitter={{ searchConfig: { submitText: '修改', resetText: '取消' } }}
       onFinish={onFinish}
     >
-      <AdminFormFields mode="edit" permissionLocked={self} />
+      <AdminFormFields mode="edit" permissionLocked={self} ownAccount={self} />
     </ModalForm>
   );
 }

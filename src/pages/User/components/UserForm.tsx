@@ -1,6 +1,7 @@
 import { ProForm, ProFormText, ProFormTextArea } from '@ant-design/pro-components';
 import type { Rule } from 'antd/es/form';
 import ImageUpload from '@/components/ImageUpload';
+import PasswordStrength from '@/components/PasswordStrength';
 import { userIsExist } from '@/services/user';
 import type { CreateUserBody, UpdateUserBody, User } from '../../../../contract/user';
 
@@ -109,6 +110,12 @@ export default function UserFormFields({ mode }: { mode: 'add' | 'edit' }) {
         label="登录密码"
         placeholder={adding ? '密码可选，不填则自动生成' : '不修改密码请留空'}
         rules={[{ min: MIN_PASSWORD_LENGTH, message: `密码长度至少 ${MIN_PASSWORD_LENGTH} 位` }]}
+        extra={
+          <>
+            <div>{`至少 ${MIN_PASSWORD_LENGTH} 个字符，不能是常见密码`}</div>
+            <PasswordStrength name="loginPwd" minLength={MIN_PASSWORD_LENGTH} />
+          </>
+        }
         fieldProps={{ autoComplete: 'new-password', maxLength: 128 }}
       />
       <ProFormText

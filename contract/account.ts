@@ -1,0 +1,150 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { ImagePath } from './fields';
+import { PageQuery, Paged } from './paging';
+
+/** Administrators' passwords: at least this many characters (users keep MIN_PASSWORD_LENGTH of the server). */
+export const ADMIN_MIN_PASSWORD_LENGTH = 8;
+
+/** PATCH /api/admin/me: what an admin changes on itself from 个人设置 → 基本资料. */
+export const UpdateMeBody = Type.Object(
+  {
+    nickname: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
+    avatar: Type.Optional(ImagePath),
+  },
+  { additionalProperties: false },
+);
+export type UpdateMeBody = Static<typeof UpdateMeBody>;
+
+/** POST /api/admin/me/password. */
+export const ChangePasswordBody = Type.Object(
+  {
+    currentPassword: Type.String({ minLength: 1, maxLength: 128 }),
+    newPassword: Type.String({ minLength: 1, maxLength: 128 }),
+  },
+  { additionalProperties: false },
+);
+export type ChangePasswordBody = Static<typeof ChangePasswordBody>;
+
+/** POST /api/admin/me/2fa/setup: a new secret, not active until /enable confirms a code computed from it. */
+export const TwoFactorSetup = Type.Object(
+  {
+    secret: Type.String({ description: 'Base32 密钥（手动输入用）' }),
+    otpauthUrl: Type.String({ description: 'otpauth:// 地址（二维码内容）' }),
+  },
+  { title: 'TwoFactorSetup' },
+);
+export type TwoFactorSetup = Static<typeof TwoFactorSetup>;
+
+/** A six-digit TOTP code. */
+export const TotpCode = Type.String({ minLength: 6, maxLength: 6, pattern: '^[0-9]{6}$', description: '6 位动态验证码' });
+
+export const TwoFactorEnableBody = Type.Object({ code: TotpCode }, { additionalProperties: false });
+export type TwoFactorEnableBody = Static<typeof TwoFactorEnableBody>;
+
+/** Ten single-use recovery codes, shown this once (only their hashes are kept). */
+export const RecoveryCodes = Type.Object(
+  { recoveryCodes: Type.Array(Type.String(), { minItems: 10, maxItems: 10 }) },
+  { title: 'RecoveryCodes' },
+);
+export type RecoveryCodes = Static<typeof RecoveryCodes>;
+
+export const TwoFactorDisableBody = Type.Object(
+  { currentPassword: Type.String({ minLength: 1, maxLength: 128 }), code: TotpCode },
+  { additionalProperties: false },
+);
+export type TwoFactorDisableBody = Static<typeof TwoFactorDisableBody>;
+
+/** POST /api/admin/login's answer when the account has two-step sign-in: no token yet. */
+export const TwoFactorChallenge = Type.Object(
+  {
+    twoFactorRequired: Type.Literal(true),
+    challenge: Type.String({ description: '第二步的凭据：5 分钟内有效，只能用一次，不能当令牌用' }),
+  },
+  { title: 'TwoFactorChallenge' },
+);
+export type TwoFactorChallenge = Static<typeof TwoFactorChallenge>;
+
+/** POST /api/admin/login/2fa: the challenge with either a code or a recovery code (exactly one). */
+export const LoginTwoFactorBody = Type.Object(
+  {
+    challenge: Type.String({ minLength: 1, maxLength: 128 }),
+    code: Type.Optional(TotpCode),
+    recoveryCode: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
+  },
+  { additionalProperties: false },
+);
+export type LoginTwoFactorBody = Static<typeof LoginTwoFactorBody>;
+
+/** GET/PATCH /api/settings/security. */
+export const SecuritySettings = Type.Object(
+  { require2fa: Type.Boolean({ description: '要求所有管理员开启两步验证' }) },
+  { title: 'SecuritySettings', additionalProperties: false },
+);
+export type SecuritySettings = Static<typeof SecuritySettings>;
+
+/** One live session (a signed-in device). */
+export const AdminSession = Type.Object(
+  {
+    id: Type.String(),
+    createdAt: Type.Integer({ description: 'epoch 毫秒' }),
+    lastSeenAt: Type.Integer({ description: 'epoch 毫秒，最多每分钟更新一次' }),
+    expiresAt: Type.Integer({ description: 'epoch 毫秒' }),
+    ip: Type.String(),
+    browser: Type.String({ description: '由 User-Agent 解析，如「Chrome 120 · Windows」' }),
+    current: Type.Boolean({ description: '是否为发出本请求的会话' }),
+  },
+  { title: 'AdminSession' },
+);
+export type AdminSession = Static<typeof AdminSession>;
+
+export const SessionIdParams = Type.Object({ sessionId: Type.String({ pattern: '^[0-9a-f]{32}$' }) });
+
+/** One sign-in attempt on an account (kept 90 days). */
+export const LoginRecord = Type.Object(
+  {
+    id: Type.Integer(),
+    at: Type.Integer({ description: 'epoch 毫秒' }),
+    ip: Type.String(),
+    browser: Type.String(),
+    succeeded: Type.Boolean(),
+    result: Type.String({ description: '结果说明，如「登录成功」「密码错误」「动态验证码错误」' }),
+  },
+  { title: 'LoginRecord' },
+);
+export type LoginRecord = Static<typeof LoginRecord>;
+
+export const LoginRecordQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
+export type LoginRecordQuery = Static<typeof LoginRecordQuery>;
+
+export const LoginRecordPage = Paged(LoginRecord);
+
+export const ACCOUNT_MESSAGES = {
+  wrongCurrentPassword: '当前密码不正确',
+  /** PATCH /api/admin/{own id} with loginPwd. */
+  ownPasswordElsewhere: '修改自己的密码请到「个人设置 → 修改密码」，需要输入当前密码',
+  passwordTooShort: `密码长度至少 ${ADMIN_MIN_PASSWORD_LENGTH} 位`,
+  passwordCommon: '密码过于常见，容易被猜到，请换一个',
+  passwordHasLoginId: '密码不能包含账号',
+  passwordHasNickname: '密码不能包含昵称',
+  wrongCode: '动态验证码不正确',
+  wrongRecoveryCode: '恢复码不正确',
+  codeOrRecoveryCode: '请输入动态验证码或恢复码（二选一）',
+  challengeExpired: '验证已过期，请重新登录',
+  twoFactorAlreadyOn: '两步验证已经开启',
+  twoFactorNotSetUp: '请先获取两步验证密钥',
+  twoFactorOff: '两步验证没有开启',
+  mustSetUp2fa: '管理员要求开启两步验证，请先在个人设置中开启',
+  sessionNotFound: '该登录设备不存在或已退出',
+} as const;
+
+/** The `result` of a LoginRecord. */
+export const LOGIN_RESULTS = {
+  ok: '登录成功',
+  badPassword: '账号或密码不正确',
+  frozen: '账号已冻结',
+  locked: '尝试过于频繁',
+  twoFactorPending: '密码正确，等待动态验证码',
+  badCode: '动态验证码错误',
+  badRecoveryCode: '恢复码错误',
+  recoveryCodeUsed: '使用恢复码登录',
+} as const;

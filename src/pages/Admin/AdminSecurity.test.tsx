@@ -1,0 +1,115 @@
+import { TestBrowser } from '@@/testBrowser';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { envelope, type FakeReply, type FakeRequest, installFakeNetwork, refusal } from '@/testing/fakeNetwork';
+import type { AdminSession } from '../../../contract/account';
+import type { Admin } from '../../../contract/admin';
+
+const me: Admin = {
+  _id: '65f1a2b3c4d5e6f708192a01',
+  loginId: 'root',
+  nickname: '超级管理员',
+  avatar: '/default-avatar.svg',
+  permission: 1,
+  enabled: true,
+  createdAt: 1_700_000_000_000,
+  twoFactorEnabled: true,
+};
+const editor: Admin = { ...me, _id: '65f1a2b3c4d5e6f708192a02', loginId: 'editor', nickname: '内容编辑', permission: 2 };
+const plain: Admin = {
+  ...me,
+  _id: '65f1a2b3c4d5e6f708192a03',
+  loginId: 'plain',
+  nickname: '没开两步',
+  permission: 2,
+  twoFactorEnabled: false,
+};
+const editorSession: AdminSession = {
+  id: 'c'.repeat(32),
+  createdAt: 1_700_000_000_000,
+  lastSeenAt: 1_700_000_100_000,
+  expiresAt: 1_800_000_000_000,
+  ip: '192.0.2.7',
+  browser: 'Edge 120 · Windows',
+  current: false,
+};
+
+let handle: (req: FakeRequest) => FakeReply | undefined;
+const sent = installFakeNetwork((req) => {
+  const special = handle(req);
+  if (special) return special;
+  if (req.url === '/api/admin/whoami') return { status: 200, body: envelope(me) };
+  if (req.method === 'GET' && req.url === '/api/admin') return { status: 200, body: envelope([me, editor, plain]) };
+  if (req.method === 'GET' && req.url === `/api/admin/${editor._id}/sessions`) return { status: 200, body: envelope([editorSession]) };
+  if (req.method === 'DELETE') return { status: 200, body: envelope(null) };
+  return refusal(404, '请求的资源不存在');
+});
+
+beforeEach(() => {
+  handle = () => undefined;
+  sent.length = 0;
+  localStorage.setItem('adminToken', 'live-token');
+});
+
+const rowOf = (loginId: string) => screen.getByText(loginId, { selector: 'td' }).closest('tr') as HTMLElement;
+
+async function click(element: HTMLElement) {
+  await act(async () => {
+    fireEvent.click(element);
+  });
+}
+
+async function openList() {
+  render(<TestBrowser location={{ pathname: '/admin/adminList' }} />);
+  await screen.findByText('editor', { selector: 'td' }, { timeout: 10_000 });
+}
+
+describe('a super admin on other admins’ accounts', () => {
+  it('offers 登录设备 and 重置两步验证 on others only, and the reset only where two-step is on', async () => {
+    await openList();
+
+    expect(within(rowOf('root')).queryByText('登录设备')).toBeNull();
+    expect(within(rowOf('root')).queryByText('重置两步验证')).toBeNull();
+    expect(within(rowOf('editor')).getByText('重置两步验证')).toBeInTheDocument();
+    expect(within(rowOf('plain')).getByText('登录设备')).toBeInTheDocument();
+    expect(within(rowOf('plain')).queryByText('重置两步验证')).toBeNull();
+  });
+
+  it('重置两步验证 sends DELETE /api/admin/{id}/2fa after a confirmation', async () => {
+    await openList();
+
+    await click(within(rowOf('editor')).getByText('重置两步验证'));
+    await click(await screen.findByRole('button', { name: '确定' }));
+
+    expect(await screen.findByText('两步验证已重置，该管理员需要重新登录')).toBeInTheDocument();
+    expect(sent.filter((r) => r.method === 'DELETE').map((r) => r.url)).toEqual([`/api/admin/${editor._id}/2fa`]);
+  });
+
+  it('登录设备 lists another admin’s sessions and ends them all', async () => {
+    await openList();
+
+    await click(within(rowOf('editor')).getByText('登录设备'));
+    expect(await screen.findByText('内容编辑 的登录设备')).toBeInTheDocument();
+    expect(await screen.findByText('Edge 120 · Windows')).toBeInTheDocument();
+    expect(screen.getByText('192.0.2.7')).toBeInTheDocument();
+
+    await click(screen.getByRole('button', { name: '退出所有设备' }));
+    await click(await screen.findByRole('button', { name: '确定' }));
+
+    expect(await screen.findByText('已退出登录')).toBeInTheDocument();
+    expect(sent.filter((r) => r.method === 'DELETE').map((r) => r.url)).toEqual([`/api/admin/${editor._id}/sessions`]);
+  });
+
+  it('the edit modal shows the password rule and rates the new password; one’s own password is left to 个人设置', async () => {
+    await openList();
+
+    await click(within(rowOf('editor')).getByText('编辑'));
+    expect(await screen.findByText('至少 8 个字符，不能是常见密码，不能包含账号或昵称')).toBeInTheDocument();
+    fireEvent.change(screen.getByLabelText('管理员密码'), { target: { value: 'editor1234' } });
+    expect(await screen.findByText('密码不能包含账号')).toBeInTheDocument();
+    expect(screen.getByText('密码强度：弱')).toBeInTheDocument();
+    await click(screen.getByRole('button', { name: '取消' }));
+
+    await click(within(rowOf('root')).getByText('编辑'));
+    await waitFor(() => expect(screen.getByText('修改自己的密码请到「个人设置 → 修改密码」')).toBeInTheDocument());
+  });
+});

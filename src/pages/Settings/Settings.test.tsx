@@ -1,0 +1,289 @@
+import { TestBrowser } from '@@/testBrowser';
+import { history } from '@umijs/max';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { envelope, type FakeReply, type FakeRequest, installFakeNetwork, refusal } from '@/testing/fakeNetwork';
+import type { AdminSession, LoginRecord } from '../../../contract/account';
+import type { WhoAmI } from '../../../contract/admin';
+
+const root: WhoAmI = {
+  _id: '65f1a2b3c4d5e6f708192a01',
+  loginId: 'root',
+  nickname: '超级管理员',
+  avatar: '/default-avatar.svg',
+  permission: 1,
+  twoFactorEnabled: false,
+  mustSetUp2fa: false,
+};
+const editor: WhoAmI = { ...root, _id: '65f1a2b3c4d5e6f708192a02', loginId: 'editor', nickname: '内容编辑', permission: 2 };
+
+const sessions: AdminSession[] = [
+  {
+    id: 'a'.repeat(32),
+    createdAt: 1_700_000_000_000,
+    lastSeenAt: 1_700_000_100_000,
+    expiresAt: 1_800_000_000_000,
+    ip: '10.0.0.1',
+    browser: 'Chrome 120 · Windows',
+    current: true,
+  },
+  {
+    id: 'b'.repeat(32),
+    createdAt: 1_700_000_000_000,
+    lastSeenAt: 1_700_000_200_000,
+    expiresAt: 1_800_000_000_000,
+    ip: '10.0.0.2',
+    browser: 'Firefox 121 · Linux',
+    current: false,
+  },
+];
+const logins: LoginRecord[] = [
+  { id: 2, at: 1_700_000_300_000, ip: '10.0.0.9', browser: 'Safari 17 · macOS', succeeded: false, result: '动态验证码错误' },
+  { id: 1, at: 1_700_000_200_000, ip: '10.0.0.1', browser: 'Chrome 120 · Windows', succeeded: true, result: '登录成功' },
+];
+
+let me: WhoAmI;
+let handle: (req: FakeRequest) => FakeReply | undefined;
+const sent = installFakeNetwork((req) => {
+  const special = handle(req);
+  if (special) return special;
+  if (req.url === '/api/admin/whoami') return { status: 200, body: envelope(me) };
+  if (req.method === 'GET' && req.url === '/api/admin/me/sessions') return { status: 200, body: envelope(sessions) };
+  if (req.method === 'GET' && req.url.startsWith('/api/admin/me/logins')) {
+    return { status: 200, body: envelope({ currentPage: 1, eachPage: 10, count: 2, totalPage: 1, data: logins }) };
+  }
+  if (req.method === 'GET' && req.url === '/api/settings/security') return { status: 200, body: envelope({ require2fa: false }) };
+  // The home page's charts draw on a canvas, which jsdom lacks: its figures stay away.
+  return refusal(404, '请求的资源不存在');
+});
+
+beforeEach(() => {
+  me = root;
+  handle = () => undefined;
+  sent.length = 0;
+  localStorage.setItem('adminToken', 'live-token');
+});
+
+const calls = (method: string, url: string) => sent.filter((r) => r.method === method && r.url === url);
+const headerName = () => document.querySelector('.umi-plugin-layout-name')?.textContent;
+
+async function openSettings(tab?: string) {
+  render(<TestBrowser location={{ pathname: '/settings', search: tab ? `?tab=${tab}` : '' }} />);
+  await screen.findByRole('tab', { name: '基本资料' }, { timeout: 10_000 });
+}
+
+async function click(element: HTMLElement) {
+  await act(async () => {
+    fireEvent.click(element);
+  });
+}
+
+function type(label: string | RegExp, value: string) {
+  fireEvent.change(screen.getByLabelText(label), { target: { value } });
+}
+
+describe('个人设置', () => {
+  it('is reached from the header’s avatar menu, beside 退出登录', async () => {
+    render(<TestBrowser location={{ pathname: '/home' }} />);
+    await screen.findByText(`欢迎回来，${root.nickname}`, {}, { timeout: 10_000 });
+
+    // The header's account menu is a chunk of its own (it stays off /login).
+    await waitFor(() => expect(document.querySelector('.umi-plugin-layout-action')).not.toBeNull(), { timeout: 10_000 });
+    fireEvent.mouseEnter(document.querySelector('.umi-plugin-layout-action') as HTMLElement);
+    expect(await screen.findByText('退出登录')).toBeInTheDocument();
+    await click(await screen.findByText('个人设置'));
+
+    await waitFor(() => expect(history.location.pathname).toBe('/settings'));
+    expect(await screen.findByRole('tab', { name: '两步验证' }, { timeout: 10_000 })).toBeInTheDocument();
+  });
+
+  it('基本资料 sends only the changed nickname to PATCH /api/admin/me and the header follows', async () => {
+    handle = (req) =>
+      req.method === 'PATCH' && req.url === '/api/admin/me' ? { status: 200, body: envelope({ ...root, nickname: '新名字' }) } : undefined;
+    await openSettings();
+    await waitFor(() => expect(headerName()).toBe('超级管理员'));
+
+    type('昵称', '新名字');
+    await click(screen.getByRole('button', { name: '保存' }));
+
+    expect(await screen.findByText('个人资料已保存')).toBeInTheDocument();
+    expect(calls('PATCH', '/api/admin/me')[0].body).toEqual({ nickname: '新名字' });
+    await waitFor(() => expect(headerName()).toBe('新名字'));
+    // The header follows initialState: no second whoami.
+    expect(calls('GET', '/api/admin/whoami')).toHaveLength(1);
+  });
+
+  it('修改密码 rates the new password and says why it would be refused as it is typed', async () => {
+    await openSettings('password');
+
+    expect(screen.getByText('至少 8 个字符，不能是常见密码，不能包含账号或昵称')).toBeInTheDocument();
+    type('新密码', 'abc');
+    expect(await screen.findByText('密码至少 8 个字符')).toBeInTheDocument();
+    expect(screen.getByText('密码强度：弱')).toBeInTheDocument();
+
+    type('新密码', 'myroot-2024!');
+    expect(await screen.findByText('密码不能包含账号')).toBeInTheDocument();
+
+    type('新密码', 'Kq7#vLp2!xZt9m');
+    await waitFor(() => expect(screen.queryByText(/^密码不能|^密码至少/)).toBeNull());
+    expect(screen.getByText('密码强度：强')).toBeInTheDocument();
+  });
+
+  it('修改密码 sends the current and new password; a wrong current password keeps the form with the server’s message', async () => {
+    let answer: FakeReply = refusal(400, '当前密码不正确');
+    handle = (req) => (req.method === 'POST' && req.url === '/api/admin/me/password' ? answer : undefined);
+    await openSettings('password');
+
+    type('当前密码', 'old-secret');
+    type('新密码', 'Kq7#vLp2!xZt9m');
+    type('确认新密码', 'Kq7#vLp2!xZt9');
+    await click(screen.getByRole('button', { name: '修改密码' }));
+    expect(await screen.findByText('两次输入的密码不一致')).toBeInTheDocument();
+    expect(calls('POST', '/api/admin/me/password')).toHaveLength(0);
+
+    type('确认新密码', 'Kq7#vLp2!xZt9m');
+    await click(screen.getByRole('button', { name: '修改密码' }));
+    expect(await screen.findByText('当前密码不正确')).toBeInTheDocument();
+    expect(calls('POST', '/api/admin/me/password')[0].body).toEqual({ currentPassword: 'old-secret', newPassword: 'Kq7#vLp2!xZt9m' });
+    expect(screen.getByLabelText('当前密码')).toHaveValue('old-secret');
+
+    answer = { status: 200, body: envelope(null) };
+    await click(screen.getByRole('button', { name: '修改密码' }));
+    expect(await screen.findByText('密码已修改，其他设备已退出登录')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByLabelText('当前密码')).toHaveValue(''));
+  });
+
+  it('两步验证: setup shows the QR code and secret, a code enables it, the recovery codes are shown once', async () => {
+    const codes = Array.from({ length: 10 }, (_, i) => `rc-${i}-abcd`);
+    let enableAnswer: FakeReply = refusal(400, '动态验证码不正确');
+    handle = (req) => {
+      if (req.url === '/api/admin/me/2fa/setup') {
+        return {
+          status: 200,
+          body: envelope({ secret: 'JBSWY3DPEHPK3PXP', otpauthUrl: 'otpauth://totp/coder%20station:root?secret=JBSWY3DPEHPK3PXP' }),
+        };
+      }
+      if (req.url === '/api/admin/me/2fa/enable') return enableAnswer;
+      return undefined;
+    };
+    await openSettings('twoFactor');
+
+    expect(await screen.findByText('未开启')).toBeInTheDocument();
+    await click(screen.getByRole('button', { name: '开启两步验证' }));
+    expect(await screen.findByText('JBSWY3DPEHPK3PXP')).toBeInTheDocument();
+    expect(await screen.findByLabelText('两步验证二维码', {}, { timeout: 10_000 })).toBeInTheDocument();
+
+    fireEvent.change(screen.getByPlaceholderText('6 位动态验证码'), { target: { value: '123456' } });
+    await click(screen.getByRole('button', { name: '启用' }));
+    expect(await screen.findByText('动态验证码不正确')).toBeInTheDocument();
+    expect(screen.getByText('JBSWY3DPEHPK3PXP')).toBeInTheDocument();
+
+    enableAnswer = { status: 200, body: envelope({ recoveryCodes: codes }) };
+    me = { ...root, twoFactorEnabled: true };
+    await click(screen.getByRole('button', { name: '启用' }));
+    expect(await screen.findByText('两步验证已开启')).toBeInTheDocument();
+    for (const code of codes) expect(screen.getByText(code)).toBeInTheDocument();
+    expect(calls('POST', '/api/admin/me/2fa/enable').map((r) => r.body)).toEqual([{ code: '123456' }, { code: '123456' }]);
+
+    await click(screen.getByRole('button', { name: '我已保存' }));
+    expect(await screen.findByText('已开启')).toBeInTheDocument();
+    expect(screen.queryByText(codes[0])).toBeNull();
+  });
+
+  it('两步验证 is turned off with the current password and a code', async () => {
+    me = { ...root, twoFactorEnabled: true };
+    handle = (req) => {
+      if (req.url === '/api/admin/me/2fa/disable') {
+        me = { ...root, twoFactorEnabled: false };
+        return { status: 200, body: envelope(null) };
+      }
+      return undefined;
+    };
+    await openSettings('twoFactor');
+
+    expect(await screen.findByText('已开启')).toBeInTheDocument();
+    type('当前密码', 'my-password');
+    type('动态验证码', '654321');
+    await click(screen.getByRole('button', { name: '关闭两步验证' }));
+
+    expect(await screen.findByText('两步验证已关闭')).toBeInTheDocument();
+    expect(calls('POST', '/api/admin/me/2fa/disable')[0].body).toEqual({ currentPassword: 'my-password', code: '654321' });
+    expect(await screen.findByText('未开启')).toBeInTheDocument();
+  });
+
+  it('登录设备 lists the sessions, marks this one, ends another and all the others', async () => {
+    handle = (req) => (req.method === 'DELETE' ? { status: 200, body: envelope(null) } : undefined);
+    await openSettings('sessions');
+
+    const current = (await screen.findByText('Chrome 120 · Windows')).closest('tr') as HTMLElement;
+    expect(within(current).getByText('当前设备')).toBeInTheDocument();
+    expect(within(current).queryByText('退出')).toBeNull();
+    const other = screen.getByText('Firefox 121 · Linux').closest('tr') as HTMLElement;
+    expect(within(other).getByText('10.0.0.2')).toBeInTheDocument();
+
+    await click(within(other).getByText('退出'));
+    await click(await screen.findByRole('button', { name: '确定' }));
+    expect(await screen.findByText('该设备已退出登录')).toBeInTheDocument();
+    expect(calls('DELETE', `/api/admin/me/sessions/${'b'.repeat(32)}`)).toHaveLength(1);
+
+    await click(screen.getByRole('button', { name: '退出其他所有设备' }));
+    const confirm = await screen.findAllByRole('button', { name: '确定' });
+    await click(confirm[confirm.length - 1]);
+    await waitFor(() => expect(calls('DELETE', '/api/admin/me/sessions')).toHaveLength(1));
+  });
+
+  it('登录记录 pages the sign-ins with time, address, browser and result', async () => {
+    await openSettings('logins');
+
+    expect(await screen.findByText('动态验证码错误')).toBeInTheDocument();
+    expect(screen.getByText('登录成功')).toBeInTheDocument();
+    expect(screen.getByText('Safari 17 · macOS')).toBeInTheDocument();
+    expect(sent.some((r) => r.url === '/api/admin/me/logins?current=1&pageSize=10')).toBe(true);
+  });
+
+  it('安全设置 is a super admin’s tab whose switch sends PATCH /api/settings/security', async () => {
+    handle = (req) => (req.method === 'PATCH' ? { status: 200, body: envelope({ require2fa: true }) } : undefined);
+    await openSettings('security');
+
+    const toggle = await screen.findByRole('switch', { name: '要求所有管理员开启两步验证' });
+    await click(toggle);
+
+    expect(await screen.findByText('已要求所有管理员开启两步验证')).toBeInTheDocument();
+    expect(calls('PATCH', '/api/settings/security')[0].body).toEqual({ require2fa: true });
+    expect(toggle).toBeChecked();
+  });
+
+  it('安全设置 is not offered to a normal admin', async () => {
+    me = editor;
+    await openSettings('security');
+
+    expect(screen.queryByRole('tab', { name: '安全设置' })).toBeNull();
+    expect(screen.getByRole('tab', { name: '基本资料', selected: true })).toBeInTheDocument();
+  });
+});
+
+describe('required two-step sign-in', () => {
+  it('leads an admin whose whoami says mustSetUp2fa to 两步验证 and keeps them there', async () => {
+    me = { ...editor, mustSetUp2fa: true };
+    render(<TestBrowser location={{ pathname: '/home' }} />);
+
+    await waitFor(() => expect(`${history.location.pathname}${history.location.search}`).toBe('/settings?tab=twoFactor'), {
+      timeout: 10_000,
+    });
+    expect(await screen.findByText('系统要求所有管理员开启两步验证，开启后才能使用其他功能。')).toBeInTheDocument();
+
+    await act(async () => {
+      history.push('/book/bookList');
+    });
+    await waitFor(() => expect(`${history.location.pathname}${history.location.search}`).toBe('/settings?tab=twoFactor'));
+  });
+
+  it('follows the server’s 403 right after signing in, when the session does not carry the flag yet', async () => {
+    handle = (req) => (req.url.startsWith('/api/stats') ? refusal(403, '管理员要求开启两步验证，请先在个人设置中开启') : undefined);
+    render(<TestBrowser location={{ pathname: '/home' }} />);
+
+    await waitFor(() => expect(`${history.location.pathname}${history.location.search}`).toBe('/settings?tab=twoFactor'), {
+      timeout: 10_000,
+    });
+    expect(await screen.findByText('管理员要求开启两步验证，请先在个人设置中开启')).toBeInTheDocument();
+  });
+});
