@@ -35,6 +35,9 @@ import { createIssueService } from './modules/issue/issue.service';
 import { createStatsRepository } from './modules/stats/stats.repository';
 import { statsRoutes } from './modules/stats/stats.routes';
 import { createStatsService } from './modules/stats/stats.service';
+import { createTrashRepository } from './modules/trash/trash.repository';
+import { trashRoutes } from './modules/trash/trash.routes';
+import { createTrashService, startTrashExpiry } from './modules/trash/trash.service';
 import { createTypeRepository } from './modules/type/type.repository';
 import { typeRoutes } from './modules/type/type.routes';
 import { createTypeService } from './modules/type/type.service';
@@ -99,14 +102,15 @@ export async function buildApp({ config, database, logging = silentLogging(), no
   const types = createTypeService({ db, types: typeRepo, now });
   const uploads = createUploadService({ uploads: createUploadRepository(db), now });
 
+  const trash = createTrashService({ db, trash: createTrashRepository(db), retentionDays: config.trashRetentionDays, now });
   const userRepo = createUserRepository(db);
   const issueRepo = createIssueRepository(db);
   const commentRepo = createCommentRepository(db);
-  const users = createUserService({ db, users: userRepo, issues: issueRepo, comments: commentRepo, now });
-  const books = createBookService({ db, books: createBookRepository(db), comments: commentRepo, types: typeRepo, now });
-  const interviews = createInterviewService({ db, interviews: createInterviewRepository(db), types: typeRepo, now });
-  const issues = createIssueService({ db, issues: issueRepo, comments: commentRepo, users: userRepo, types: typeRepo, now });
-  const comments = createCommentService({ db, comments: commentRepo, users: userRepo, now });
+  const users = createUserService({ db, users: userRepo, issues: issueRepo, comments: commentRepo, bin: trash, now });
+  const books = createBookService({ db, books: createBookRepository(db), comments: commentRepo, types: typeRepo, bin: trash, now });
+  const interviews = createInterviewService({ db, interviews: createInterviewRepository(db), types: typeRepo, bin: trash, now });
+  const issues = createIssueService({ db, issues: issueRepo, comments: commentRepo, users: userRepo, types: typeRepo, bin: trash, now });
+  const comments = createCommentService({ db, comments: commentRepo, users: userRepo, bin: trash, now });
   const stats = createStatsService({ stats: createStatsRepository(db), now });
 
   registerAuth(app, auth);
@@ -121,6 +125,7 @@ export async function buildApp({ config, database, logging = silentLogging(), no
   await app.register(interviewRoutes, { prefix: '/api/interview', interviews });
   await app.register(issueRoutes, { prefix: '/api/issue', issues });
   await app.register(commentRoutes, { prefix: '/api/comment', comments });
+  await app.register(trashRoutes, { prefix: '/api/trash', trash });
   await app.register(statsRoutes, { prefix: '/api/stats', stats });
   await app.register(uploadedFileRoutes, { prefix: '/static/uploads', uploads });
 
@@ -131,6 +136,16 @@ export async function buildApp({ config, database, logging = silentLogging(), no
     } catch {
       return reply.status(503).send({ status: 'unavailable' });
     }
+  });
+
+  // A serving server empties the bin of what has expired, hourly (an app that only answers
+  // injected requests, as in tests, leaves it to the test's clock).
+  let stopExpiry: (() => Promise<void>) | null = null;
+  app.addHook('onListen', async () => {
+    stopExpiry ??= startTrashExpiry(trash, 60 * 60 * 1000, (error) => app.log.error({ err: error }, 'recycle bin expiry failed'));
+  });
+  app.addHook('onClose', async () => {
+    await stopExpiry?.();
   });
 
   await registerWeb(app, config.webRoot);

@@ -21,6 +21,8 @@ export interface Config {
   webRoot: string | null;
   /** How long a call may wait on PostgreSQL for a connection, a lock and a statement. */
   databaseTimeouts: DatabaseTimeouts;
+  /** How long a deletion stays in the recycle bin before the server purges it. */
+  trashRetentionDays: number;
 }
 
 export class ConfigError extends Error {
@@ -63,6 +65,13 @@ function milliseconds(env: Env, name: string, fallback: number): number {
   if (!/^\d+$/.test(raw) || Number(raw) < 100 || Number(raw) > 600_000) {
     throw new ConfigError(name, `"${raw}" 应为 100 到 600000 之间的毫秒数`);
   }
+  return Number(raw);
+}
+
+function days(env: Env, name: string, fallback: number): number {
+  const raw = text(env, name);
+  if (raw === null) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 3650) throw new ConfigError(name, `"${raw}" 应为 1 到 3650 之间的天数`);
   return Number(raw);
 }
 
@@ -134,6 +143,7 @@ export function loadConfig(env: Env = process.env, defaults: { webRoot?: string 
       lockMs: milliseconds(env, 'DB_LOCK_TIMEOUT_MS', DEFAULT_TIMEOUTS.lockMs),
       statementMs: milliseconds(env, 'DB_STATEMENT_TIMEOUT_MS', DEFAULT_TIMEOUTS.statementMs),
     },
+    trashRetentionDays: days(env, 'TRASH_RETENTION_DAYS', 30),
     webRoot: text(env, 'WEB_ROOT') ? path.resolve(text(env, 'WEB_ROOT')!) : (defaults.webRoot ?? null),
   };
 }

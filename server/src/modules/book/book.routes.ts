@@ -4,6 +4,7 @@ import { Book, BookListQuery, CreateBookBody, UpdateBookBody } from '../../../..
 import { IdParams } from '../../../../contract/ids';
 import { Paged } from '../../../../contract/paging';
 import { createdResponses, ok, responses } from '../../lib/http';
+import { currentAdmin } from '../../plugins/auth';
 import type { BookService } from './book.service';
 
 
@@ -45,7 +46,7 @@ export const bookRoutes: FastifyPluginAsyncTypebox<{ books: BookService }> = asy
       schema: { summary: '删除书籍及其评论', params: IdParams, response: responses(Type.Null()) },
     },
     async (request) => {
-      await books.remove(request.params.id);
+      await books.remove(request.params.id, currentAdmin(request));
       return ok(null);
     },
   );

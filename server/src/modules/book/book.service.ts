@@ -3,13 +3,14 @@ import type { Book, BookListQuery, CreateBookBody, UpdateBookBody } from '../../
 import type { Page } from '../../../../contract/paging';
 import { TYPE_MESSAGES } from '../../../../contract/type';
 import type { Db } from '../../db/client';
-import { writeTransaction } from '../../db/write-lock';
+import { writeTransaction, type Locked } from '../../db/write-lock';
 import { DEFAULT_BOOK_COVER } from '../../lib/defaults';
 import { badRequest, notFound } from '../../lib/errors';
 import { requiredHtml } from '../../lib/html';
 import { newId } from '../../lib/ids';
 import { mapPage } from '../../lib/paging';
 import type { CommentRepository } from '../comment/comment.repository';
+import type { Actor, TrashBin } from '../trash/trash.service';
 import type { TypeRepository } from '../type/type.repository';
 import type { BookChanges, BookRepository, BookRow } from './book.repository';
 
@@ -25,9 +26,10 @@ export function createBookService(deps: {
   books: BookRepository;
   comments: CommentRepository;
   types: TypeRepository;
+  bin: TrashBin;
   now?: () => number;
 }) {
-  const { db, books, comments, types } = deps;
+  const { db, books, comments, types, bin } = deps;
   const now = deps.now ?? Date.now;
 
   async function get(id: string): Promise<Book> {
@@ -84,11 +86,15 @@ export function createBookService(deps: {
       return toBook(updated);
     },
 
-    async remove(id: string): Promise<void> {
-      await writeTransaction(db, ['books', 'comments'], async (tx) => {
-        await comments.deleteUnder(2, id, tx);
-        if (!(await books.delete(id, tx))) throw notFound(BOOK_MESSAGES.notFound);
-      });
+    /** Moves the book and its comments to the recycle bin, inside `tx` (for bulk deletes too). */
+    async removeIn(tx: Locked<'books' | 'comments'>, id: string, by: Pick<Actor, 'id' | 'loginId'>): Promise<void> {
+      if (!(await bin.capture(tx, 'book', id, by))) throw notFound(BOOK_MESSAGES.notFound);
+      await comments.deleteUnder(2, id, tx);
+      await books.delete(id, tx);
+    },
+
+    async remove(id: string, by: Pick<Actor, 'id' | 'loginId'>): Promise<void> {
+      await writeTransaction(db, ['books', 'comments'], (tx) => this.removeIn(tx, id, by));
     },
   };
 }

@@ -11,6 +11,7 @@ import {
 import { IdParams } from '../../../../contract/ids';
 import { Paged } from '../../../../contract/paging';
 import { createdResponses, ok, responses } from '../../lib/http';
+import { currentAdmin } from '../../plugins/auth';
 import type { CommentService } from './comment.service';
 
 
@@ -73,7 +74,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox<{ comments: CommentService
       schema: { summary: '删除评论（评论对象的评论数减一）', params: IdParams, response: responses(Type.Null()) },
     },
     async (request) => {
-      await comments.remove(request.params.id);
+      await comments.remove(request.params.id, currentAdmin(request));
       return ok(null);
     },
   );

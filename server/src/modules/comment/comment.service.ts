@@ -6,11 +6,12 @@ import { ISSUE_MESSAGES } from '../../../../contract/issue';
 import type { Page } from '../../../../contract/paging';
 import { USER_MESSAGES } from '../../../../contract/user';
 import type { Db } from '../../db/client';
-import { writeTransaction } from '../../db/write-lock';
+import { writeTransaction, type Locked } from '../../db/write-lock';
 import { badRequest, notFound } from '../../lib/errors';
 import { requiredHtml } from '../../lib/html';
 import { newId } from '../../lib/ids';
 import { mapPage, type PageRequest } from '../../lib/paging';
+import type { Actor, TrashBin } from '../trash/trash.service';
 import type { UserRepository } from '../user/user.repository';
 import type { CommentListRow, CommentRepository, CommentRow as StoredComment } from './comment.repository';
 
@@ -42,8 +43,8 @@ function toCommentRow(row: CommentListRow): CommentRow {
 
 export type CommentService = ReturnType<typeof createCommentService>;
 
-export function createCommentService(deps: { db: Db; comments: CommentRepository; users: UserRepository; now?: () => number }) {
-  const { db, comments, users } = deps;
+export function createCommentService(deps: { db: Db; comments: CommentRepository; users: UserRepository; bin: TrashBin; now?: () => number }) {
+  const { db, comments, users, bin } = deps;
   const now = deps.now ?? Date.now;
 
   return {
@@ -85,13 +86,16 @@ export function createCommentService(deps: { db: Db; comments: CommentRepository
       return toComment(created);
     },
 
-    async remove(id: string): Promise<void> {
-      await writeTransaction(db, COMMENT_WRITE, async (tx) => {
-        const removed = await comments.delete(id, tx);
-        if (!removed) throw notFound(COMMENT_MESSAGES.notFound);
-        const parentId = removed.issueId ?? removed.bookId;
-        if (parentId) await comments.countOnParent(removed.issueId ? 1 : 2, parentId, -1, tx);
-      });
+    /** Moves the comment to the recycle bin, inside `tx` (for bulk deletes too). */
+    async removeIn(tx: Locked<(typeof COMMENT_WRITE)[number]>, id: string, by: Pick<Actor, 'id' | 'loginId'>): Promise<void> {
+      if (!(await bin.capture(tx, 'comment', id, by))) throw notFound(COMMENT_MESSAGES.notFound);
+      const removed = await comments.delete(id, tx);
+      const parentId = removed?.issueId ?? removed?.bookId;
+      if (removed && parentId) await comments.countOnParent(removed.issueId ? 1 : 2, parentId, -1, tx);
+    },
+
+    async remove(id: string, by: Pick<Actor, 'id' | 'loginId'>): Promise<void> {
+      await writeTransaction(db, COMMENT_WRITE, (tx) => this.removeIn(tx, id, by));
     },
   };
 }

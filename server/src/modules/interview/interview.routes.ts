@@ -4,6 +4,7 @@ import { IdParams } from '../../../../contract/ids';
 import { CreateInterviewBody, Interview, InterviewListQuery, UpdateInterviewBody } from '../../../../contract/interview';
 import { Paged } from '../../../../contract/paging';
 import { createdResponses, ok, responses } from '../../lib/http';
+import { currentAdmin } from '../../plugins/auth';
 import type { InterviewService } from './interview.service';
 
 
@@ -49,7 +50,7 @@ export const interviewRoutes: FastifyPluginAsyncTypebox<{ interviews: InterviewS
     '/:id',
     { config: { access: 'admin' }, schema: { summary: '删除面试题', params: IdParams, response: responses(Type.Null()) } },
     async (request) => {
-      await interviews.remove(request.params.id);
+      await interviews.remove(request.params.id, currentAdmin(request));
       return ok(null);
     },
   );

@@ -3,11 +3,12 @@ import type { CreateInterviewBody, Interview, InterviewListQuery, UpdateIntervie
 import type { Page } from '../../../../contract/paging';
 import { TYPE_MESSAGES } from '../../../../contract/type';
 import type { Db } from '../../db/client';
-import { writeTransaction } from '../../db/write-lock';
+import { writeTransaction, type Locked } from '../../db/write-lock';
 import { badRequest, notFound } from '../../lib/errors';
 import { requiredHtml } from '../../lib/html';
 import { newId } from '../../lib/ids';
 import { mapPage } from '../../lib/paging';
+import type { Actor, TrashBin } from '../trash/trash.service';
 import type { TypeRepository } from '../type/type.repository';
 import type { InterviewChanges, InterviewRepository, InterviewRow } from './interview.repository';
 
@@ -18,8 +19,14 @@ function toInterview({ id, ...row }: InterviewRow): Interview {
 
 export type InterviewService = ReturnType<typeof createInterviewService>;
 
-export function createInterviewService(deps: { db: Db; interviews: InterviewRepository; types: TypeRepository; now?: () => number }) {
-  const { db, interviews, types } = deps;
+export function createInterviewService(deps: {
+  db: Db;
+  interviews: InterviewRepository;
+  types: TypeRepository;
+  bin: TrashBin;
+  now?: () => number;
+}) {
+  const { db, interviews, types, bin } = deps;
   const now = deps.now ?? Date.now;
 
   async function get(id: string): Promise<Interview> {
@@ -59,9 +66,14 @@ export function createInterviewService(deps: { db: Db; interviews: InterviewRepo
       return toInterview(updated);
     },
 
-    async remove(id: string): Promise<void> {
-      const removed = await writeTransaction(db, ['interviews'], (tx) => interviews.delete(id, tx));
-      if (!removed) throw notFound(INTERVIEW_MESSAGES.notFound);
+    /** Moves the interview question to the recycle bin, inside `tx` (for bulk deletes too). */
+    async removeIn(tx: Locked<'interviews'>, id: string, by: Pick<Actor, 'id' | 'loginId'>): Promise<void> {
+      if (!(await bin.capture(tx, 'interview', id, by))) throw notFound(INTERVIEW_MESSAGES.notFound);
+      await interviews.delete(id, tx);
+    },
+
+    async remove(id: string, by: Pick<Actor, 'id' | 'loginId'>): Promise<void> {
+      await writeTransaction(db, ['interviews'], (tx) => this.removeIn(tx, id, by));
     },
   };
 }

@@ -4,6 +4,7 @@ import { IdParams } from '../../../../contract/ids';
 import { CreateIssueBody, Issue, IssueListQuery, UpdateIssueBody } from '../../../../contract/issue';
 import { Paged } from '../../../../contract/paging';
 import { createdResponses, ok, responses } from '../../lib/http';
+import { currentAdmin } from '../../plugins/auth';
 import type { IssueService } from './issue.service';
 
 
@@ -53,7 +54,7 @@ export const issueRoutes: FastifyPluginAsyncTypebox<{ issues: IssueService }> = 
       schema: { summary: '删除问答及其评论', params: IdParams, response: responses(Type.Null()) },
     },
     async (request) => {
-      await issues.remove(request.params.id);
+      await issues.remove(request.params.id, currentAdmin(request));
       return ok(null);
     },
   );

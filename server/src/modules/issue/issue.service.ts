@@ -4,13 +4,14 @@ import type { Page } from '../../../../contract/paging';
 import { TYPE_MESSAGES } from '../../../../contract/type';
 import { USER_MESSAGES } from '../../../../contract/user';
 import type { Db } from '../../db/client';
-import { writeTransaction } from '../../db/write-lock';
+import { writeTransaction, type Locked } from '../../db/write-lock';
 import { booleanFilter } from '../../lib/filters';
 import { badRequest, notFound } from '../../lib/errors';
 import { requiredHtml } from '../../lib/html';
 import { newId } from '../../lib/ids';
 import { mapPage } from '../../lib/paging';
 import type { CommentRepository } from '../comment/comment.repository';
+import type { Actor, TrashBin } from '../trash/trash.service';
 import type { TypeRepository } from '../type/type.repository';
 import type { UserRepository } from '../user/user.repository';
 import type { IssueRepository, IssueWithUser } from './issue.repository';
@@ -39,9 +40,10 @@ export function createIssueService(deps: {
   comments: CommentRepository;
   users: UserRepository;
   types: TypeRepository;
+  bin: TrashBin;
   now?: () => number;
 }) {
-  const { db, issues, comments, users, types } = deps;
+  const { db, issues, comments, users, types, bin } = deps;
   const now = deps.now ?? Date.now;
 
   async function get(id: string): Promise<Issue> {
@@ -98,11 +100,15 @@ export function createIssueService(deps: {
       return get(id);
     },
 
-    async remove(id: string): Promise<void> {
-      await writeTransaction(db, ['issues', 'comments'], async (tx) => {
-        await comments.deleteUnder(1, id, tx);
-        if (!(await issues.delete(id, tx))) throw notFound(ISSUE_MESSAGES.notFound);
-      });
+    /** Moves the issue and its comments to the recycle bin, inside `tx` (for bulk deletes too). */
+    async removeIn(tx: Locked<'issues' | 'comments'>, id: string, by: Pick<Actor, 'id' | 'loginId'>): Promise<void> {
+      if (!(await bin.capture(tx, 'issue', id, by))) throw notFound(ISSUE_MESSAGES.notFound);
+      await comments.deleteUnder(1, id, tx);
+      await issues.delete(id, tx);
+    },
+
+    async remove(id: string, by: Pick<Actor, 'id' | 'loginId'>): Promise<void> {
+      await writeTransaction(db, ['issues', 'comments'], (tx) => this.removeIn(tx, id, by));
     },
   };
 }

@@ -4,6 +4,7 @@ import { IdParams } from '../../../../contract/ids';
 import { Paged } from '../../../../contract/paging';
 import { CreateUserBody, CreatedUser, UpdateUserBody, User, UserImpact, UserListQuery, UserLoginIdParams } from '../../../../contract/user';
 import { createdResponses, ok, responses } from '../../lib/http';
+import { currentAdmin } from '../../plugins/auth';
 import type { UserService } from './user.service';
 
 
@@ -66,7 +67,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ users: UserService }> = asy
       schema: { summary: '删除用户及其问答和评论（超级管理员）', params: IdParams, response: responses(Type.Null()) },
     },
     async (request) => {
-      await users.remove(request.params.id);
+      await users.remove(request.params.id, currentAdmin(request));
       return ok(null);
     },
   );

@@ -3,7 +3,7 @@ import type { Page } from '../../../../contract/paging';
 import { USER_MESSAGES } from '../../../../contract/user';
 import type { CreateUserBody, UpdateUserBody, User, UserImpact, UserListQuery } from '../../../../contract/user';
 import type { Db } from '../../db/client';
-import { writeTransaction } from '../../db/write-lock';
+import { writeTransaction, type Locked } from '../../db/write-lock';
 import { DEFAULT_AVATAR, DEFAULT_USER_NICKNAME, DEFAULT_USER_POINTS } from '../../lib/defaults';
 import { conflict, isUniqueViolation, notFound } from '../../lib/errors';
 import { booleanFilter } from '../../lib/filters';
@@ -12,6 +12,7 @@ import { mapPage } from '../../lib/paging';
 import { checkPassword, hashPassword, randomPassword } from '../../lib/passwords';
 import type { CommentRepository } from '../comment/comment.repository';
 import type { IssueRepository } from '../issue/issue.repository';
+import type { Actor, TrashBin } from '../trash/trash.service';
 import type { UserChanges, UserRepository, UserRow } from './user.repository';
 
 
@@ -26,9 +27,10 @@ export function createUserService(deps: {
   users: UserRepository;
   issues: IssueRepository;
   comments: CommentRepository;
+  bin: TrashBin;
   now?: () => number;
 }) {
-  const { db, users, issues, comments } = deps;
+  const { db, users, issues, comments, bin } = deps;
   const now = deps.now ?? Date.now;
 
   async function mustFind(id: string): Promise<UserRow> {
@@ -111,16 +113,20 @@ export function createUserService(deps: {
      * Removes the user with their issues and every comment that goes with them, and puts right
      * the comment counts of the issues and books they had commented on: all or nothing.
      */
-    async remove(id: string): Promise<void> {
-      // The user's issues and comments go too, and the books and issues they commented on are recounted.
-      await writeTransaction(db, ['users', 'books', 'issues', 'comments'], async (tx) => {
-        if (!(await users.lockForDelete(id, tx))) throw notFound(USER_MESSAGES.notFound);
-        const commentedOn = await comments.deleteByUser(id, tx);
-        await comments.deleteUnderIssuesOf(id, tx);
-        await issues.deleteByUser(id, tx);
-        await comments.recount(commentedOn, tx);
-        await users.delete(id, tx);
-      });
+    async removeIn(tx: Locked<'users' | 'books' | 'issues' | 'comments'>, id: string, by: Pick<Actor, 'id' | 'loginId'>): Promise<void> {
+      // The user's issues and comments go too (to the recycle bin with the user), and the books and
+      // issues they commented on are recounted.
+      if (!(await users.lockForDelete(id, tx))) throw notFound(USER_MESSAGES.notFound);
+      await bin.capture(tx, 'user', id, by);
+      const commentedOn = await comments.deleteByUser(id, tx);
+      await comments.deleteUnderIssuesOf(id, tx);
+      await issues.deleteByUser(id, tx);
+      await comments.recount(commentedOn, tx);
+      await users.delete(id, tx);
+    },
+
+    async remove(id: string, by: Pick<Actor, 'id' | 'loginId'>): Promise<void> {
+      await writeTransaction(db, ['users', 'books', 'issues', 'comments'], (tx) => this.removeIn(tx, id, by));
     },
   };
 }

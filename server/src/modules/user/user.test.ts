@@ -1,11 +1,13 @@
 import { eq } from 'drizzle-orm';
-import { books, comments, issues, users } from '../../db/schema';
+import { books, comments, issues, trash, users } from '../../db/schema';
 import { DEFAULT_AVATAR } from '../../lib/defaults';
 import { verifyPassword } from '../../lib/passwords';
 import { contentFixtures } from '../../../test/content';
 import { bearer, createTestContext, type TestContext } from '../../../test/harness';
 import { createCommentRepository } from '../comment/comment.repository';
 import { createIssueRepository } from '../issue/issue.repository';
+import { createTrashRepository } from '../trash/trash.repository';
+import { createTrashService } from '../trash/trash.service';
 import { createUserRepository } from './user.repository';
 import { createUserService } from './user.service';
 
@@ -180,6 +182,7 @@ describe('PATCH /api/user/:id', () => {
       users: { ...repo, loginIdOwner: async () => null },
       issues: createIssueRepository(t.database.db),
       comments: createCommentRepository(t.database.db),
+      bin: createTrashService({ db: t.database.db, trash: createTrashRepository(t.database.db), retentionDays: 30 }),
     });
     await expect(service.update(id, { loginId: 'race-a' })).rejects.toMatchObject({ statusCode: 409, msg: '该用户已存在' });
   });
@@ -370,6 +373,7 @@ describe('DELETE /api/user/:id', () => {
       issues: await db.select().from(issues).orderBy(issues.id),
       books: await db.select().from(books).orderBy(books.id),
       comments: await db.select().from(comments).orderBy(comments.id),
+      trash: await db.select({ id: trash.id }).from(trash).orderBy(trash.id),
     });
     const before = await snapshot();
     const repo = createUserRepository(db);
@@ -383,8 +387,9 @@ describe('DELETE /api/user/:id', () => {
       },
       issues: createIssueRepository(db),
       comments: createCommentRepository(db),
+      bin: createTrashService({ db, trash: createTrashRepository(db), retentionDays: 30 }),
     });
-    await expect(service.remove(world.victim)).rejects.toThrow('disk full');
+    await expect(service.remove(world.victim, { id: 'f'.repeat(24), loginId: 'root' })).rejects.toThrow('disk full');
     expect(await snapshot()).toEqual(before);
     expect(await counters(t, world.othersIssue, world.book)).toEqual({ issue: 3, book: 1 });
   });
