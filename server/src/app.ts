@@ -26,6 +26,8 @@ import { createBookService } from './modules/book/book.service';
 import { createCommentRepository } from './modules/comment/comment.repository';
 import { commentRoutes } from './modules/comment/comment.routes';
 import { createCommentService } from './modules/comment/comment.service';
+import { exportRoutes } from './modules/export/export.routes';
+import { createExportService } from './modules/export/export.service';
 import { createInterviewRepository } from './modules/interview/interview.repository';
 import { interviewRoutes } from './modules/interview/interview.routes';
 import { createInterviewService } from './modules/interview/interview.service';
@@ -107,10 +109,20 @@ export async function buildApp({ config, database, logging = silentLogging(), no
   const issueRepo = createIssueRepository(db);
   const commentRepo = createCommentRepository(db);
   const users = createUserService({ db, users: userRepo, issues: issueRepo, comments: commentRepo, bin: trash, now });
-  const books = createBookService({ db, books: createBookRepository(db), comments: commentRepo, types: typeRepo, bin: trash, now });
-  const interviews = createInterviewService({ db, interviews: createInterviewRepository(db), types: typeRepo, bin: trash, now });
+  const bookRepo = createBookRepository(db);
+  const interviewRepo = createInterviewRepository(db);
+  const books = createBookService({ db, books: bookRepo, comments: commentRepo, types: typeRepo, bin: trash, now });
+  const interviews = createInterviewService({ db, interviews: interviewRepo, types: typeRepo, bin: trash, now });
   const issues = createIssueService({ db, issues: issueRepo, comments: commentRepo, users: userRepo, types: typeRepo, bin: trash, now });
   const comments = createCommentService({ db, comments: commentRepo, users: userRepo, bin: trash, now });
+  const exports = createExportService({
+    users: userRepo,
+    books: bookRepo,
+    interviews: interviewRepo,
+    issues: issueRepo,
+    comments: commentRepo,
+    types: typeRepo,
+  });
   const stats = createStatsService({ stats: createStatsRepository(db), now });
 
   registerAuth(app, auth);
@@ -125,6 +137,7 @@ export async function buildApp({ config, database, logging = silentLogging(), no
   await app.register(interviewRoutes, { prefix: '/api/interview', interviews });
   await app.register(issueRoutes, { prefix: '/api/issue', issues });
   await app.register(commentRoutes, { prefix: '/api/comment', comments });
+  await app.register(exportRoutes, { prefix: '/api', exports, now: now ?? Date.now });
   await app.register(trashRoutes, { prefix: '/api/trash', trash });
   await app.register(statsRoutes, { prefix: '/api/stats', stats });
   await app.register(uploadedFileRoutes, { prefix: '/static/uploads', uploads });
