@@ -20,10 +20,14 @@ export const InterviewExportQuery = withoutPaging(InterviewListQuery);
 export type InterviewExportQuery = Static<typeof InterviewExportQuery>;
 export const IssueExportQuery = withoutPaging(IssueListQuery);
 export type IssueExportQuery = Static<typeof IssueExportQuery>;
-/** The comment list is per comment type (its path parameter); the export takes it in the query. */
-export const CommentExportQuery = Type.Composite([withoutPaging(CommentListQuery), Type.Object({ commentType: CommentType })], {
-  additionalProperties: false,
-});
+/**
+ * The comment list is per comment type (its path parameter); the export takes it in the query,
+ * 1 (comments on issues) unless given, as the list screen opens on them.
+ */
+export const CommentExportQuery = Type.Composite(
+  [withoutPaging(CommentListQuery), Type.Object({ commentType: Type.Optional(Type.Union(CommentType.anyOf, { ...CommentType, default: 1 })) })],
+  { additionalProperties: false },
+);
 export type CommentExportQuery = Static<typeof CommentExportQuery>;
 
 /** The resources with an export, as in `GET /api/{resource}/export`. */

@@ -213,8 +213,8 @@ export function defineList<F extends string, R extends { total: number }>(db: Db
 
   // Per combination of filters, the first batch and the batches after a (date, id) cursor.
   const scans = new Map<string, { execute(values?: Record<string, unknown>): Promise<R[]> }>();
-  function scanFor(given: F[], after: boolean) {
-    const key = `${given.join('_') || 'all'}_${after ? 'next' : 'first'}`;
+  function scanFor(given: F[], after: boolean, batchSize: number) {
+    const key = `${given.join('_') || 'all'}_${after ? 'next' : 'first'}_${batchSize}`;
     let statement = scans.get(key);
     if (!statement) {
       const placeholders = Object.fromEntries(given.map((name) => [name, sql.placeholder(name)])) as unknown as Partial<Record<F, Placeholder>>;
@@ -226,7 +226,9 @@ export function defineList<F extends string, R extends { total: number }>(db: Db
         .from(definition.table)
         .where(and(where, cursor))
         .orderBy(...order)
-        .limit(sql.placeholder('limit'));
+        // A literal, not a parameter: PostgreSQL's generic plan guesses 10% of the table for a
+        // parameter limit and then joins by hashing every row (1.2 s a batch for 1M users, not 1 ms).
+        .limit(batchSize);
       statement = definition
         .rows({ query: db, pageIds: sql`(${ids}) as page`, total: sql<number>`0` })
         .orderBy(...order)
@@ -238,15 +240,16 @@ export function defineList<F extends string, R extends { total: number }>(db: Db
 
   return {
     async *scan(given, batchSize = 1000) {
+      const size = Math.max(1, Math.trunc(batchSize));
       const { values, names } = filterValues(given);
       let cursor: { date: unknown; id: unknown } | null = null;
       for (;;) {
-        const rows = await scanFor(names, cursor !== null).execute({ ...values, ...cursor, limit: batchSize });
+        const rows = await scanFor(names, cursor !== null, size).execute({ ...values, ...cursor });
         if (!rows.length) return;
         const last = rows[rows.length - 1] as Record<string, unknown>;
         cursor = { date: last[dateKey], id: last[idKey] };
         yield rows.map(({ total: _total, ...row }) => row as unknown as Omit<R, 'total'>);
-        if (rows.length < batchSize) return;
+        if (rows.length < size) return;
       }
     },
 

@@ -51,6 +51,15 @@ const RULES: Record<string, 'public' | 'admin' | 'super' | 'self'> = {
   'POST /api/comment': 'admin',
   'DELETE /api/comment/:id': 'admin',
   'GET /api/stats': 'admin',
+  'GET /api/trash': 'admin',
+  // Restoring a user needs a super admin, as deleting one does: checked per entry (trash.test.ts).
+  'POST /api/trash/:id/restore': 'admin',
+  'DELETE /api/trash/:id': 'super',
+  'GET /api/user/export': 'admin',
+  'GET /api/book/export': 'admin',
+  'GET /api/interview/export': 'admin',
+  'GET /api/issue/export': 'admin',
+  'GET /api/comment/export': 'admin',
 };
 
 const EXPIRED = '登录过期，请重新登录';

@@ -93,7 +93,7 @@ export function createExportService(deps: {
       return { name: '问答列表', columns, batches: issues.scan({ issueTitle, typeId, issueStatus: booleanFilter(issueStatus) }) };
     },
 
-    async comment({ commentType, commentContent, typeId }: CommentExportQuery): Promise<CsvExport<CommentListRow>> {
+    async comment({ commentType = 1, commentContent, typeId }: CommentExportQuery): Promise<CsvExport<CommentListRow>> {
       const typeName = await typeNames();
       const columns: Array<CsvColumn<CommentListRow>> = [
         { header: commentType === 1 ? '问题标题' : '书籍标题', value: (r) => r.target.title },

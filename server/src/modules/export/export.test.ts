@@ -145,7 +145,9 @@ describe('GET /api/{resource}/export', () => {
     const bookComments = await exported(`/api/comment/export?commentType=2&typeId=${typeA}`);
     expect(bookComments.rows.map((r) => r[0])).toEqual(['书籍标题', '导出书']);
     expect(bookComments.response.headers['content-disposition']).toContain(encodeURIComponent('书籍评论列表'));
-    expect((await t.inject({ method: 'GET', url: '/api/comment/export', headers: root })).statusCode).toBe(400);
+    // Without a comment type: comments on issues, as the list screen opens.
+    expect((await exported('/api/comment/export')).rows[0][0]).toBe('问题标题');
+    expect((await t.inject({ method: 'GET', url: '/api/comment/export?commentType=3', headers: root })).statusCode).toBe(400);
 
     for (const [list, query] of [
       ['/api/book', `typeId=${typeB}`],
