@@ -164,6 +164,13 @@ const routes: AppRoute[] = [
     component: './Type/TypeList',
     access: 'canNormalAdmin',
   },
+  {
+    path: '/trash',
+    name: '回收站',
+    icon: 'DeleteOutlined',
+    component: './Trash/TrashList',
+    access: 'canNormalAdmin',
+  },
 ];
 
 export default routes;

@@ -3,6 +3,7 @@ import { PageContainer, ProTable } from '@ant-design/pro-components';
 import { history } from '@umijs/max';
 import { Image } from 'antd';
 import { useRef } from 'react';
+import { useListExport } from '@/components/ExportButton';
 import { dateColumn, indexColumn, serverPagination, tableOptions, typeColumn } from '@/components/listColumns';
 import { AddButton, DeleteAction } from '@/components/ListActions';
 import { DEFAULT_BOOK_COVER } from '@/constants';
@@ -14,6 +15,7 @@ import { plainExcerpt } from '@/utils/format';
 
 export default function BookList() {
   const actionRef = useRef<ActionType>();
+  const exporter = useListExport('book');
   const types = useTypeOptions();
 
   const columns: ProColumns<Book>[] = [
@@ -70,10 +72,11 @@ export default function BookList() {
         rowKey="_id"
         actionRef={actionRef}
         columns={columns}
-        request={listBooks}
+        request={exporter.track(listBooks)}
         pagination={serverPagination}
         options={tableOptions}
         toolBarRender={() => [
+          exporter.button,
           <AddButton key="add" to="/book/addBook">
             添加书籍
           </AddButton>,

@@ -3,6 +3,7 @@ import { PageContainer, ProTable } from '@ant-design/pro-components';
 import { Link } from '@umijs/max';
 import { Card, Descriptions, Modal, Radio } from 'antd';
 import { useRef, useState } from 'react';
+import { useListExport } from '@/components/ExportButton';
 import HtmlView from '@/components/HtmlView';
 import { dateColumn, indexColumn, serverPagination, tableOptions, typeColumn } from '@/components/listColumns';
 import { DeleteAction } from '@/components/ListActions';
@@ -16,6 +17,7 @@ const TARGET_TITLE: Record<CommentType, string> = { 1: '问题标题', 2: '书�
 
 export default function CommentList() {
   const actionRef = useRef<ActionType>();
+  const exporter = useListExport('comment');
   const types = useTypeOptions();
   const [commentType, setCommentType] = useState<CommentType>(1);
   const [detail, setDetail] = useState<CommentRow | null>(null);
@@ -74,7 +76,8 @@ export default function CommentList() {
         actionRef={actionRef}
         columns={columns}
         params={{ commentType }}
-        request={listComments}
+        request={exporter.track(listComments)}
+        toolBarRender={() => [exporter.button]}
         pagination={serverPagination}
         options={tableOptions}
       />

@@ -2,6 +2,7 @@ import type { ActionType, ProColumns } from '@ant-design/pro-components';
 import { PageContainer, ProTable } from '@ant-design/pro-components';
 import { history } from '@umijs/max';
 import { useRef } from 'react';
+import { useListExport } from '@/components/ExportButton';
 import { dateColumn, indexColumn, serverPagination, tableOptions, typeColumn } from '@/components/listColumns';
 import { AddButton, DeleteAction } from '@/components/ListActions';
 import { useTypeOptions } from '@/hooks/useTypeOptions';
@@ -12,6 +13,7 @@ import { cut } from '@/utils/format';
 
 export default function InterviewList() {
   const actionRef = useRef<ActionType>();
+  const exporter = useListExport('interview');
   const types = useTypeOptions();
 
   const columns: ProColumns<Interview>[] = [
@@ -54,10 +56,11 @@ export default function InterviewList() {
         rowKey="_id"
         actionRef={actionRef}
         columns={columns}
-        request={listInterviews}
+        request={exporter.track(listInterviews)}
         pagination={serverPagination}
         options={tableOptions}
         toolBarRender={() => [
+          exporter.button,
           <AddButton key="add" to="/interview/addInterview">
             添加题目
           </AddButton>,

@@ -3,6 +3,7 @@ import { PageContainer, ProTable } from '@ant-design/pro-components';
 import { history } from '@umijs/max';
 import { Switch } from 'antd';
 import { useRef } from 'react';
+import { useListExport } from '@/components/ExportButton';
 import { indexColumn, serverPagination, tableOptions, typeColumn } from '@/components/listColumns';
 import { DeleteAction } from '@/components/ListActions';
 import { usePendingIds } from '@/hooks/usePendingIds';
@@ -15,6 +16,7 @@ import { cut, plainExcerpt } from '@/utils/format';
 
 export default function IssueList() {
   const actionRef = useRef<ActionType>();
+  const exporter = useListExport('issue');
   const types = useTypeOptions();
   const { isPending, whilePending } = usePendingIds();
   const initialStatus = new URLSearchParams(history.location.search).get('issueStatus');
@@ -90,7 +92,8 @@ export default function IssueList() {
         rowKey="_id"
         actionRef={actionRef}
         columns={columns}
-        request={listIssues}
+        request={exporter.track(listIssues)}
+        toolBarRender={() => [exporter.button]}
         pagination={serverPagination}
         options={tableOptions}
       />

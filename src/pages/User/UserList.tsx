@@ -3,6 +3,7 @@ import { PageContainer, ProTable } from '@ant-design/pro-components';
 import { history, useAccess } from '@umijs/max';
 import { Switch } from 'antd';
 import { lazy, Suspense, useRef, useState } from 'react';
+import { useListExport } from '@/components/ExportButton';
 import { dateColumn, indexColumn, serverPagination, tableOptions } from '@/components/listColumns';
 import { AddButton, DeleteAction } from '@/components/ListActions';
 import { Thumbnail } from '@/components/Thumbnail';
@@ -42,6 +43,7 @@ function DeleteUser({ user, onDeleted }: { user: User; onDeleted: () => unknown 
 export default function UserList() {
   const access = useAccess();
   const actionRef = useRef<ActionType>();
+  const exporter = useListExport('user');
   const [detail, setDetail] = useState<User | null>(null);
   // Once shown, the modal stays mounted so that it closes with its animation.
   const detailShown = useRef(false);
@@ -121,10 +123,11 @@ export default function UserList() {
         rowKey="_id"
         actionRef={actionRef}
         columns={columns}
-        request={listUsers}
+        request={exporter.track(listUsers)}
         pagination={serverPagination}
         options={tableOptions}
         toolBarRender={() => [
+          exporter.button,
           <AddButton key="add" to="/user/addUser">
             添加用户
           </AddButton>,
