@@ -23,7 +23,8 @@ function saveBlob(blob: Blob, name: string) {
   document.body.appendChild(link);
   link.click();
   link.remove();
-  URL.revokeObjectURL(href);
+  // Revoked once the browser has taken the download: revoking at once can cancel it.
+  setTimeout(() => URL.revokeObjectURL(href), 60_000);
 }
 
 /**
