@@ -116,7 +116,9 @@ describe('recycle bin and export in a real browser', () => {
     await button(page, '查询').click();
     await eventually(() => tableRow('not-exported').count(), 0);
 
-    const [download] = await Promise.all([page.waitForEvent('download'), button(page, '导出').click()]);
+    // Its accessible name starts with its icon's (download).
+    const exportButton = page.getByRole('button', { name: /导\s*出$/ });
+    const [download] = await Promise.all([page.waitForEvent('download'), exportButton.click()]);
     expect(download.suggestedFilename()).toMatch(/^用户列表-\d{8}\.csv$/);
     const file = fs.readFileSync((await download.path())!);
     expect([...file.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
