@@ -171,6 +171,13 @@ const routes: AppRoute[] = [
     component: './Type/TypeList',
     access: 'canNormalAdmin',
   },
+  {
+    path: '/trash',
+    name: '回收站',
+    icon: 'DeleteOutlined',
+    component: './Trash/TrashList',
+    access: 'canNormalAdmin',
+  },
   // Last: any other address shows a 404 page in the layout rather than an empty one.
   { path: '/*', component: './NotFound' },
 ];

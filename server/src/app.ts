@@ -31,6 +31,8 @@ import { createBookService } from './modules/book/book.service';
 import { createCommentRepository } from './modules/comment/comment.repository';
 import { commentRoutes } from './modules/comment/comment.routes';
 import { createCommentService } from './modules/comment/comment.service';
+import { exportRoutes } from './modules/export/export.routes';
+import { createExportService } from './modules/export/export.service';
 import { createInterviewRepository } from './modules/interview/interview.repository';
 import { interviewRoutes } from './modules/interview/interview.routes';
 import { createInterviewService } from './modules/interview/interview.service';
@@ -40,6 +42,9 @@ import { createIssueService } from './modules/issue/issue.service';
 import { createStatsRepository } from './modules/stats/stats.repository';
 import { statsRoutes } from './modules/stats/stats.routes';
 import { createStatsService } from './modules/stats/stats.service';
+import { createTrashRepository } from './modules/trash/trash.repository';
+import { trashRoutes } from './modules/trash/trash.routes';
+import { createTrashService, startTrashExpiry } from './modules/trash/trash.service';
 import { createTypeRepository } from './modules/type/type.repository';
 import { typeRoutes } from './modules/type/type.routes';
 import { createTypeService } from './modules/type/type.service';
@@ -108,14 +113,17 @@ export async function buildApp({ config, database, logging = silentLogging(), no
   const types = createTypeService({ db, types: typeRepo, audit, now });
   const uploads = createUploadService({ db, uploads: createUploadRepository(db), audit, now });
 
+  const trash = createTrashService({ db, trash: createTrashRepository(db), retentionDays: config.trashRetentionDays, now });
   const userRepo = createUserRepository(db);
   const issueRepo = createIssueRepository(db);
   const commentRepo = createCommentRepository(db);
-  const users = createUserService({ db, users: userRepo, issues: issueRepo, comments: commentRepo, audit, now });
-  const books = createBookService({ db, books: createBookRepository(db), comments: commentRepo, types: typeRepo, audit, now });
-  const interviews = createInterviewService({ db, interviews: createInterviewRepository(db), types: typeRepo, audit, now });
-  const issues = createIssueService({ db, issues: issueRepo, comments: commentRepo, users: userRepo, types: typeRepo, audit, now });
-  const comments = createCommentService({ db, comments: commentRepo, users: userRepo, audit, now });
+  const users = createUserService({ db, users: userRepo, issues: issueRepo, comments: commentRepo, bin: trash, audit, now });
+  const bookRepo = createBookRepository(db);
+  const interviewRepo = createInterviewRepository(db);
+  const books = createBookService({ db, books: bookRepo, comments: commentRepo, types: typeRepo, bin: trash, audit, now });
+  const interviews = createInterviewService({ db, interviews: interviewRepo, types: typeRepo, bin: trash, audit, now });
+  const issues = createIssueService({ db, issues: issueRepo, comments: commentRepo, users: userRepo, types: typeRepo, bin: trash, audit, now });
+  const comments = createCommentService({ db, comments: commentRepo, users: userRepo, bin: trash, audit, now });
   const auditRepo = createAuditRepository(db);
   const auditLog = createAuditService({
     repo: auditRepo,
@@ -136,6 +144,14 @@ export async function buildApp({ config, database, logging = silentLogging(), no
   });
   retention.start();
   app.addHook('onClose', () => retention.stop());
+  const exports = createExportService({
+    users: userRepo,
+    books: bookRepo,
+    interviews: interviewRepo,
+    issues: issueRepo,
+    comments: commentRepo,
+    types: typeRepo,
+  });
   const stats = createStatsService({ stats: createStatsRepository(db), now });
 
   registerAuth(app, auth);
@@ -151,6 +167,8 @@ export async function buildApp({ config, database, logging = silentLogging(), no
   await app.register(issueRoutes, { prefix: '/api/issue', issues });
   await app.register(commentRoutes, { prefix: '/api/comment', comments });
   await app.register(auditRoutes, { prefix: '/api/audit', audit: auditLog });
+  await app.register(exportRoutes, { prefix: '/api', exports, now: now ?? Date.now });
+  await app.register(trashRoutes, { prefix: '/api/trash', trash });
   await app.register(statsRoutes, { prefix: '/api/stats', stats });
   await app.register(uploadedFileRoutes, { prefix: '/static/uploads', uploads });
 
@@ -161,6 +179,16 @@ export async function buildApp({ config, database, logging = silentLogging(), no
     } catch {
       return reply.status(503).send({ status: 'unavailable' });
     }
+  });
+
+  // A serving server empties the bin of what has expired, hourly (an app that only answers
+  // injected requests, as in tests, leaves it to the test's clock).
+  let stopExpiry: (() => Promise<void>) | null = null;
+  app.addHook('onListen', async () => {
+    stopExpiry ??= startTrashExpiry(trash, 60 * 60 * 1000, (error) => app.log.error({ err: error }, 'recycle bin expiry failed'));
+  });
+  app.addHook('onClose', async () => {
+    await stopExpiry?.();
   });
 
   await registerWeb(app, config.webRoot);

@@ -12,6 +12,7 @@ import {
   oneLine,
 } from '@/components/listColumns';
 import { batchSelection } from '@/components/BatchBar';
+import { useListExport } from '@/components/ExportButton';
 import { AddButton, DeleteAction } from '@/components/ListActions';
 import { useTypeOptions } from '@/hooks/useTypeOptions';
 import { listInterviews, removeInterview } from '@/services/interview';
@@ -63,6 +64,7 @@ function interviewColumns(ctx: ColumnContext): ProColumns<Interview>[] {
 
 export default function InterviewList() {
   const actionRef = useRef<ActionType>();
+  const exporter = useListExport('interview');
   const types = useTypeOptions();
   const reload = () => actionRef.current?.reload();
 
@@ -75,11 +77,12 @@ export default function InterviewList() {
         tableLayout="fixed"
         actionRef={actionRef}
         columns={interviewColumns({ types, reload })}
-        request={listInterviews}
+        request={exporter.track(listInterviews)}
         pagination={serverPagination}
         options={tableOptions}
         {...batchSelection<Interview>({ resource: 'interview', actions: [{ action: 'delete', label: '删除', danger: true }], onDone: () => actionRef.current?.reload() })}
         toolBarRender={() => [
+          exporter.button,
           <AddButton key="add" to="/interview/addInterview">
             添加题目
           </AddButton>,

@@ -13,6 +13,7 @@ import {
   oneLine,
 } from '@/components/listColumns';
 import { batchSelection } from '@/components/BatchBar';
+import { useListExport } from '@/components/ExportButton';
 import { DeleteAction } from '@/components/ListActions';
 import { usePendingIds } from '@/hooks/usePendingIds';
 import { useTypeOptions } from '@/hooks/useTypeOptions';
@@ -98,6 +99,7 @@ function issueColumns(ctx: ColumnContext): ProColumns<Issue>[] {
 
 export default function IssueList() {
   const actionRef = useRef<ActionType>();
+  const exporter = useListExport('issue');
   const types = useTypeOptions();
   const { isPending, whilePending } = usePendingIds();
   const initialStatus = new URLSearchParams(history.location.search).get('issueStatus') ?? undefined;
@@ -123,7 +125,7 @@ export default function IssueList() {
         tableLayout="fixed"
         actionRef={actionRef}
         columns={issueColumns({ types, initialStatus, isPending, onToggle, reload })}
-        request={listIssues}
+        request={exporter.track(listIssues)}
         pagination={serverPagination}
         options={tableOptions}
         {...batchSelection<Issue>({
@@ -135,6 +137,7 @@ export default function IssueList() {
           ],
           onDone: reload,
         })}
+        toolBarRender={() => [exporter.button]}
       />
     </PageContainer>
   );

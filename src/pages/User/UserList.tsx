@@ -13,6 +13,7 @@ import {
   oneLine,
 } from '@/components/listColumns';
 import { batchSelection } from '@/components/BatchBar';
+import { useListExport } from '@/components/ExportButton';
 import { AddButton, DeleteAction } from '@/components/ListActions';
 import { Thumbnail } from '@/components/Thumbnail';
 import { DEFAULT_AVATAR } from '@/constants';
@@ -118,6 +119,7 @@ function userColumns(ctx: ColumnContext): ProColumns<User>[] {
 export default function UserList() {
   const access = useAccess();
   const actionRef = useRef<ActionType>();
+  const exporter = useListExport('user');
   const [detail, setDetail] = useState<User | null>(null);
   // Once shown, the modal stays mounted so that it closes with its animation.
   const detailShown = useRef(false);
@@ -151,7 +153,7 @@ export default function UserList() {
           onDetail: setDetail,
           reload,
         })}
-        request={listUsers}
+        request={exporter.track(listUsers)}
         pagination={serverPagination}
         options={tableOptions}
         {...batchSelection<User>({
@@ -165,6 +167,7 @@ export default function UserList() {
           onDone: reload,
         })}
         toolBarRender={() => [
+          exporter.button,
           <AddButton key="add" to="/user/addUser">
             添加用户
           </AddButton>,

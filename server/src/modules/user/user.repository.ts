@@ -56,6 +56,11 @@ export function createUserRepository(db: Db) {
       return userList.list(filter, page);
     },
 
+    /** Every row the list's filters let through, newest first, in batches (for the CSV export). */
+    scan(filter: UserFilter, batchSize?: number): AsyncGenerator<UserRow[]> {
+      return userList.scan(filter, batchSize);
+    },
+
     async findById(id: string): Promise<UserRow | null> {
       const [row] = await db.select(publicColumns).from(users).where(eq(users.id, id));
       return row ?? null;
