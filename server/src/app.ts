@@ -113,7 +113,7 @@ export async function buildApp({ config, database, logging = silentLogging(), no
   const types = createTypeService({ db, types: typeRepo, audit, now });
   const uploads = createUploadService({ db, uploads: createUploadRepository(db), audit, now });
 
-  const trash = createTrashService({ db, trash: createTrashRepository(db), retentionDays: config.trashRetentionDays, now });
+  const trash = createTrashService({ db, trash: createTrashRepository(db), audit, retentionDays: config.trashRetentionDays, now });
   const userRepo = createUserRepository(db);
   const issueRepo = createIssueRepository(db);
   const commentRepo = createCommentRepository(db);
@@ -145,6 +145,10 @@ export async function buildApp({ config, database, logging = silentLogging(), no
   retention.start();
   app.addHook('onClose', () => retention.stop());
   const exports = createExportService({
+    db,
+    audit,
+    onAuditError: (error) => app.log.error({ err: error }, 'export audit entry not stored'),
+    now,
     users: userRepo,
     books: bookRepo,
     interviews: interviewRepo,

@@ -1,7 +1,11 @@
+import { AUDIT_ACTIONS, type AuditChange, type AuditEntity } from '../../../../contract/audit';
 import type { CommentExportQuery, BookExportQuery, InterviewExportQuery, IssueExportQuery, UserExportQuery } from '../../../../contract/export';
 import type { CsvColumn, CsvExport } from '../../lib/csv';
 import { csvDate } from '../../lib/csv';
+import type { Db } from '../../db/client';
 import { booleanFilter } from '../../lib/filters';
+import { newId } from '../../lib/ids';
+import type { Actor, Audit } from '../audit/audit';
 import type { BookRepository, BookRow } from '../book/book.repository';
 import type { CommentListRow, CommentRepository } from '../comment/comment.repository';
 import type { InterviewRepository, InterviewRow } from '../interview/interview.repository';
@@ -27,6 +31,10 @@ export type ExportService = ReturnType<typeof createExportService>;
  * (docs/screens.md), from every row its filters let through. No password or hash is selected.
  */
 export function createExportService(deps: {
+  db: Db;
+  audit: Audit;
+  onAuditError: (error: unknown) => void;
+  now?: () => number;
   users: UserRepository;
   books: BookRepository;
   interviews: InterviewRepository;
@@ -34,7 +42,45 @@ export function createExportService(deps: {
   comments: CommentRepository;
   types: TypeRepository;
 }) {
-  const { users, books, interviews, issues, comments, types } = deps;
+  const { db, audit, users, books, interviews, issues, comments, types } = deps;
+  const now = deps.now ?? Date.now;
+
+  /**
+   * The export's one audit entry (导出): who exported which list, with which filters, and how many
+   * rows. The count is known only once the stream has ended, so the entry is written then, outside
+   * any transaction (an export writes nothing else); a client that went away mid-way is recorded
+   * too, with the rows it was sent and 「（中断）」 in the title. An export is a read: the file has
+   * been sent when the entry is written, so a failure to store it is reported, not thrown.
+   */
+  function audited<R>(actor: Actor, entity: AuditEntity, filters: object, csv: CsvExport<R>): CsvExport<R> {
+    async function* counted(): AsyncGenerator<R[]> {
+      let rows = 0;
+      let complete = false;
+      try {
+        for await (const batch of csv.batches) {
+          rows += batch.length;
+          yield batch;
+        }
+        complete = true;
+      } finally {
+        const changes: AuditChange[] = Object.entries(filters)
+          .filter(([, value]) => value !== undefined && value !== '')
+          .map(([field, value]) => ({ field, after: value }));
+        changes.push({ field: 'rows', after: rows });
+        await audit
+          .record(db, actor, {
+            action: AUDIT_ACTIONS.export,
+            entity,
+            // An export is no record: the entry gets an id of its own.
+            entityId: newId(now()),
+            title: `${csv.name}（${rows} 行${complete ? '' : '，中断'}）`,
+            changes,
+          })
+          .catch(deps.onAuditError);
+      }
+    }
+    return { ...csv, batches: counted() };
+  }
 
   /** Type names by id, read once per export (types are a handful). */
   async function typeNames(): Promise<(id: string) => string> {
@@ -43,7 +89,8 @@ export function createExportService(deps: {
   }
 
   return {
-    user({ loginId, nickname, enabled }: UserExportQuery): CsvExport<UserRow> {
+    user(actor: Actor, query: UserExportQuery): CsvExport<UserRow> {
+      const { loginId, nickname, enabled } = query;
       const columns: Array<CsvColumn<UserRow>> = [
         { header: '登录账号', value: (r) => r.loginId },
         { header: '昵称', value: (r) => r.nickname },
@@ -52,10 +99,11 @@ export function createExportService(deps: {
         { header: '注册时间', value: (r) => csvDate(r.registerDate) },
         { header: '账号状态', value: (r) => (r.enabled ? '启用' : '禁用') },
       ];
-      return { name: '用户列表', columns, batches: users.scan({ loginId, nickname, enabled: booleanFilter(enabled) }) };
+      return audited(actor, 'user', query, { name: '用户列表', columns, batches: users.scan({ loginId, nickname, enabled: booleanFilter(enabled) }) });
     },
 
-    async book({ bookTitle, typeId }: BookExportQuery): Promise<CsvExport<BookRow>> {
+    async book(actor: Actor, query: BookExportQuery): Promise<CsvExport<BookRow>> {
+      const { bookTitle, typeId } = query;
       const typeName = await typeNames();
       const columns: Array<CsvColumn<BookRow>> = [
         { header: '书籍名称', value: (r) => r.bookTitle },
@@ -66,20 +114,22 @@ export function createExportService(deps: {
         { header: '评论数', value: (r) => r.commentNumber },
         { header: '上架日期', value: (r) => csvDate(r.onShelfDate) },
       ];
-      return { name: '书籍列表', columns, batches: books.scan({ bookTitle, typeId }) };
+      return audited(actor, 'book', query, { name: '书籍列表', columns, batches: books.scan({ bookTitle, typeId }) });
     },
 
-    async interview({ interviewTitle, typeId }: InterviewExportQuery): Promise<CsvExport<InterviewRow>> {
+    async interview(actor: Actor, query: InterviewExportQuery): Promise<CsvExport<InterviewRow>> {
+      const { interviewTitle, typeId } = query;
       const typeName = await typeNames();
       const columns: Array<CsvColumn<InterviewRow>> = [
         { header: '题目名称', value: (r) => r.interviewTitle },
         { header: '题目分类', value: (r) => typeName(r.typeId) },
         { header: '上架日期', value: (r) => csvDate(r.onShelfDate) },
       ];
-      return { name: '题目列表', columns, batches: interviews.scan({ interviewTitle, typeId }) };
+      return audited(actor, 'interview', query, { name: '题目列表', columns, batches: interviews.scan({ interviewTitle, typeId }) });
     },
 
-    async issue({ issueTitle, typeId, issueStatus }: IssueExportQuery): Promise<CsvExport<IssueWithUser>> {
+    async issue(actor: Actor, query: IssueExportQuery): Promise<CsvExport<IssueWithUser>> {
+      const { issueTitle, typeId, issueStatus } = query;
       const typeName = await typeNames();
       const columns: Array<CsvColumn<IssueWithUser>> = [
         { header: '问答标题', value: (r) => r.issueTitle },
@@ -90,10 +140,15 @@ export function createExportService(deps: {
         { header: '问题分类', value: (r) => typeName(r.typeId) },
         { header: '审核状态', value: (r) => (r.issueStatus ? '已通过' : '待审核') },
       ];
-      return { name: '问答列表', columns, batches: issues.scan({ issueTitle, typeId, issueStatus: booleanFilter(issueStatus) }) };
+      return audited(actor, 'issue', query, {
+        name: '问答列表',
+        columns,
+        batches: issues.scan({ issueTitle, typeId, issueStatus: booleanFilter(issueStatus) }),
+      });
     },
 
-    async comment({ commentType = 1, commentContent, typeId }: CommentExportQuery): Promise<CsvExport<CommentListRow>> {
+    async comment(actor: Actor, query: CommentExportQuery): Promise<CsvExport<CommentListRow>> {
+      const { commentType = 1, commentContent, typeId } = query;
       const typeName = await typeNames();
       const columns: Array<CsvColumn<CommentListRow>> = [
         { header: commentType === 1 ? '问题标题' : '书籍标题', value: (r) => r.target.title },
@@ -102,11 +157,11 @@ export function createExportService(deps: {
         { header: '评论分类', value: (r) => typeName(r.typeId) },
         { header: '评论日期', value: (r) => csvDate(r.commentDate) },
       ];
-      return {
+      return audited(actor, 'comment', { ...query, commentType }, {
         name: commentType === 1 ? '问答评论列表' : '书籍评论列表',
         columns,
         batches: comments.scan({ commentType, commentContent, typeId }),
-      };
+      });
     },
   };
 }

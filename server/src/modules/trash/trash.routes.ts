@@ -35,6 +35,6 @@ export const trashRoutes: FastifyPluginAsyncTypebox<{ trash: TrashService }> = a
       config: { access: 'super' },
       schema: { summary: '彻底删除（超级管理员）', params: IdParams, response: responses(TrashEntry) },
     },
-    async (request) => ok(await trash.purge(request.params.id)),
+    async (request) => ok(await trash.purge(request.params.id, currentAdmin(request))),
   );
 };

@@ -1,19 +1,17 @@
+import { AUDIT_ACTIONS, type AuditAction } from '../../../../contract/audit';
 import { TRASH_MESSAGES, type TrashEntity, type TrashEntry, type TrashListQuery } from '../../../../contract/trash';
 import type { Page } from '../../../../contract/paging';
 import type { Db } from '../../db/client';
 import { writeTransaction } from '../../db/write-lock';
 import { conflict, forbidden, isForeignKeyViolation, isUniqueViolation, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
+import type { Actor, Audit } from '../audit/audit';
 import { RESTORE_ORDER, type TrashLocks, type TrashRepository, type TrashRow } from './trash.repository';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** Who deletes, restores or purges. */
-export interface Actor {
-  id: string;
-  loginId: string;
-  permission: number;
-}
+/** Who deletes, restores or purges: the signed-in admin, as the audit log records them. */
+export type { Actor };
 
 /** The locks of a restore or a purge: every table a restore inserts into or recounts, in LOCK_ORDER. */
 export const TRASH_LOCKS = RESTORE_ORDER;
@@ -43,8 +41,8 @@ function toEntry(row: TrashRow): TrashEntry {
 
 export type TrashService = ReturnType<typeof createTrashService>;
 
-export function createTrashService(deps: { db: Db; trash: TrashRepository; retentionDays: number; now?: () => number }) {
-  const { db, trash, retentionDays } = deps;
+export function createTrashService(deps: { db: Db; trash: TrashRepository; audit: Audit; retentionDays: number; now?: () => number }) {
+  const { db, trash, audit, retentionDays } = deps;
   const now = deps.now ?? Date.now;
 
   /** Restores entry `id` inside `tx`, which holds TRASH_LOCKS; answers the entry restored. */
@@ -62,14 +60,21 @@ export function createTrashService(deps: { db: Db; trash: TrashRepository; reten
     }
     await trash.recountParents(id, tx);
     await trash.remove([id], tx);
+    await record(tx, by, AUDIT_ACTIONS.revert, entry);
     return toEntry(entry);
   }
 
+  /** The entry in the audit log is the binned record's (a user, a book…), so its history shows 删除, then 恢复 or 彻底删除. */
+  function record(tx: TrashLocks, by: Actor, action: AuditAction, entry: TrashRow): Promise<void> {
+    return audit.record(tx, by, { action, entity: entry.entity as TrashEntity, entityId: entry.entityId, title: entry.title });
+  }
+
   /** Purges entry `id` inside `tx` (holding TRASH_LOCKS), with the uploads only it referred to. */
-  async function purgeIn(tx: TrashLocks, id: string): Promise<TrashEntry> {
+  async function purgeIn(tx: TrashLocks, id: string, by: Actor): Promise<TrashEntry> {
     const entry = await trash.lock(id, tx);
     if (!entry) throw notFound(TRASH_MESSAGES.notFound);
     await trash.remove([id], tx);
+    await record(tx, by, AUDIT_ACTIONS.purge, entry);
     return toEntry(entry);
   }
 
@@ -111,8 +116,8 @@ export function createTrashService(deps: { db: Db; trash: TrashRepository; reten
       }
     },
 
-    purge(id: string): Promise<TrashEntry> {
-      return writeTransaction(db, TRASH_LOCKS, (tx) => purgeIn(tx, id));
+    purge(id: string, by: Actor): Promise<TrashEntry> {
+      return writeTransaction(db, TRASH_LOCKS, (tx) => purgeIn(tx, id, by));
     },
 
     /**

@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from '../../config';
 import { contentFixtures } from '../../../test/content';
 import { ROOT_LOGIN, ROOT_PASSWORD, bearer, createTestContext, type TestContext } from '../../../test/harness';
 import { consistencyProblems } from '../../../test/live/consistency';
+import { createAudit } from '../audit/audit';
 import { createTrashRepository } from './trash.repository';
 import { createTrashService, startTrashExpiry } from './trash.service';
 
@@ -128,6 +129,27 @@ describe('recycle bin: delete, then restore, puts every row, counter and statist
     expect(await state()).toEqual(before);
     expect(await consistencyProblems(t.database.db)).toEqual([]);
   });
+
+  it('a bulk delete goes to the bin as one entry per record, each restorable, with its audit entries', async () => {
+    const w = await world('bin-bulk');
+    const before = await state();
+    const bulk = await api('POST', '/api/user/batch', root, { action: 'delete', ids: [w.alice, w.bob] });
+    expect(bulk.statusCode).toBe(200);
+    expect(await consistencyProblems(t.database.db)).toEqual([]);
+    const aliceEntry = await entryOf(w.alice);
+    const bobEntry = await entryOf(w.bob);
+    // Alice went first and took her issue with both comments under it and her two other comments;
+    // Bob's entry holds what was left of his: his issue and his comment on the book.
+    expect([aliceEntry.cascaded, bobEntry.cascaded]).toEqual([5, 2]);
+    const audit = (await api('GET', '/api/audit?action=' + encodeURIComponent('批量删除') + '&entity=user&pageSize=100')).json().data.data;
+    expect(audit.filter((e: { entityId: string }) => e.entityId === w.alice || e.entityId === w.bob)).toHaveLength(2);
+    // Bob's comment under Alice's issue is in her entry: she can come back only after him.
+    expect((await api('POST', `/api/trash/${aliceEntry._id}/restore`)).statusCode).toBe(409);
+    expect((await api('POST', `/api/trash/${bobEntry._id}/restore`)).statusCode).toBe(200);
+    expect((await api('POST', `/api/trash/${aliceEntry._id}/restore`)).statusCode).toBe(200);
+    expect(await state()).toEqual(before);
+    expect(await consistencyProblems(t.database.db)).toEqual([]);
+  });
 });
 
 type World = Awaited<ReturnType<typeof world>>;
@@ -231,7 +253,7 @@ describe('recycle bin: list and retention', () => {
   it('purges what has expired, in batches, and nothing younger', async () => {
     const db = t.database.db;
     const w = await world('bin-expiry');
-    const service = createTrashService({ db, trash: createTrashRepository(db), retentionDays: 30, now: t.clock.now });
+    const service = createTrashService({ db, trash: createTrashRepository(db), audit: createAudit({ now: t.clock.now }), retentionDays: 30, now: t.clock.now });
     await service.purgeExpired();
     const fixtures = contentFixtures(db);
     const old = [];

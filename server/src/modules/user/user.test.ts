@@ -186,7 +186,7 @@ describe('PATCH /api/user/:id', () => {
       users: { ...repo, loginIdOwner: async () => null },
       issues: createIssueRepository(t.database.db),
       comments: createCommentRepository(t.database.db),
-      bin: createTrashService({ db: t.database.db, trash: createTrashRepository(t.database.db), retentionDays: 30 }),
+      bin: createTrashService({ db: t.database.db, trash: createTrashRepository(t.database.db), audit: createAudit(), retentionDays: 30 }),
       audit: createAudit(),
     });
     await expect(service.update(ROOT_ACTOR, id, { loginId: 'race-a' })).rejects.toMatchObject({ statusCode: 409, msg: '该用户已存在' });
@@ -392,7 +392,7 @@ describe('DELETE /api/user/:id', () => {
       },
       issues: createIssueRepository(db),
       comments: createCommentRepository(db),
-      bin: createTrashService({ db, trash: createTrashRepository(db), retentionDays: 30 }),
+      bin: createTrashService({ db, trash: createTrashRepository(db), audit: createAudit(), retentionDays: 30 }),
       audit: createAudit(),
     });
     await expect(service.remove(ROOT_ACTOR, world.victim)).rejects.toThrow('disk full');
