@@ -32,7 +32,9 @@ async function main() {
       ];
       for (const [key, name, load] of pages) {
         const over = load.jsGzip / 1000 > BUDGETS_KB[key] ? ` OVER ${BUDGETS_KB[key]} kB` : '';
-        console.log(`${name}: JS ${kb(load.jsGzip)} kB, CSS ${kb(load.cssGzip)} kB gzipped, ${load.files} files, usable after ${load.usableMs.toFixed(0)} ms${over}`);
+        console.log(
+          `${name}: JS ${kb(load.jsGzip)} kB, CSS ${kb(load.cssGzip)} kB gzipped, ${load.files} files, usable after ${load.usableMs.toFixed(0)} ms${over}`,
+        );
       }
     }
   } finally {

@@ -20,12 +20,21 @@ const { values, positionals } = parseArgs({
 });
 const out = positionals[0];
 if (!out) throw new Error('用法：tsx bench/import-fixture.ts <输出文件夹> [--comments N] [--users N] [--issues N] [--books N]');
-const sizes = { comments: Number(values.comments), users: Number(values.users), issues: Number(values.issues), books: Number(values.books) };
+const sizes = {
+  comments: Number(values.comments),
+  users: Number(values.users),
+  issues: Number(values.issues),
+  books: Number(values.books),
+};
 fs.mkdirSync(out, { recursive: true });
 
 const START = Date.UTC(2022, 0, 1);
 let counter = 0;
-const oid = (ms: number) => ({ $oid: `${Math.floor(ms / 1000).toString(16).padStart(8, '0')}be7c0ffee0${(counter++).toString(16).padStart(6, '0')}` });
+const oid = (ms: number) => ({
+  $oid: `${Math.floor(ms / 1000)
+    .toString(16)
+    .padStart(8, '0')}be7c0ffee0${(counter++).toString(16).padStart(6, '0')}`,
+});
 const write = (name: string, docs: Iterable<object>) => {
   const fd = fs.openSync(path.join(out, `${name}.json`), 'w');
   let chunk = '';
@@ -42,25 +51,70 @@ const write = (name: string, docs: Iterable<object>) => {
 
 const typeIds = ['HTML', 'CSS', 'JS', 'Vue', 'React', 'Node.js', '数据库'].map((typeName, i) => ({ _id: oid(START + i), typeName }));
 write('types', typeIds);
-write('admins', [{ _id: oid(START), loginId: 'bench_admin', loginPwd: 'e10adc3949ba59abbe56e057f20f883e', nickname: '压测', avatar: '', permission: { $numberInt: '1' }, enabled: true }]);
+write('admins', [
+  {
+    _id: oid(START),
+    loginId: 'bench_admin',
+    loginPwd: 'e10adc3949ba59abbe56e057f20f883e',
+    nickname: '压测',
+    avatar: '',
+    permission: { $numberInt: '1' },
+    enabled: true,
+  },
+]);
 const userIds = Array.from({ length: sizes.users }, (_, i) => oid(START + i * 1000));
-write('users', userIds.map((_id, i) => ({
-  _id, loginId: `bench_user_${i}`, loginPwd: 'e10adc3949ba59abbe56e057f20f883e', avatar: '', nickname: `用户${i}`, mail: '', qq: '', wechat: '', intro: '',
-  registerDate: String(START + i * 1000), lastLoginDate: String(START + i * 1000), points: { $numberInt: '100' }, enabled: true,
-})));
+write(
+  'users',
+  userIds.map((_id, i) => ({
+    _id,
+    loginId: `bench_user_${i}`,
+    loginPwd: 'e10adc3949ba59abbe56e057f20f883e',
+    avatar: '',
+    nickname: `用户${i}`,
+    mail: '',
+    qq: '',
+    wechat: '',
+    intro: '',
+    registerDate: String(START + i * 1000),
+    lastLoginDate: String(START + i * 1000),
+    points: { $numberInt: '100' },
+    enabled: true,
+  })),
+);
 const bookIds = Array.from({ length: sizes.books }, (_, i) => oid(START + 1e9 + i));
 // A comment's typeId is its target's, as the old server copied it.
 const typeOf = (i: number) => typeIds[i % typeIds.length]._id;
-write('books', bookIds.map((_id, i) => ({
-  _id, bookTitle: `书 ${i}`, bookPic: '', downloadLink: `https://pan.baidu.com/s/${i}`, bookIntro: `<p>第 ${i} 本书的介绍。</p>`,
-  scanNumber: { $numberInt: '0' }, commentNumber: { $numberInt: '0' }, onShelfDate: String(START + 1e9 + i), requirePoints: { $numberInt: '20' }, typeId: typeIds[i % typeIds.length]._id,
-})));
+write(
+  'books',
+  bookIds.map((_id, i) => ({
+    _id,
+    bookTitle: `书 ${i}`,
+    bookPic: '',
+    downloadLink: `https://pan.baidu.com/s/${i}`,
+    bookIntro: `<p>第 ${i} 本书的介绍。</p>`,
+    scanNumber: { $numberInt: '0' },
+    commentNumber: { $numberInt: '0' },
+    onShelfDate: String(START + 1e9 + i),
+    requirePoints: { $numberInt: '20' },
+    typeId: typeIds[i % typeIds.length]._id,
+  })),
+);
 write('interviews', []);
 const issueIds = Array.from({ length: sizes.issues }, (_, i) => oid(START + 2e9 + i));
-write('issues', issueIds.map((_id, i) => ({
-  _id, issueTitle: `问题 ${i}`, issueContent: `<p>问题 ${i} 的描述，<strong>很急</strong>。</p>`, scanNumber: { $numberInt: '0' }, commentNumber: { $numberInt: '0' },
-  issueStatus: i % 3 !== 0, issueDate: String(START + 2e9 + i), userId: userIds[i % userIds.length], typeId: typeIds[i % typeIds.length]._id,
-})));
+write(
+  'issues',
+  issueIds.map((_id, i) => ({
+    _id,
+    issueTitle: `问题 ${i}`,
+    issueContent: `<p>问题 ${i} 的描述，<strong>很急</strong>。</p>`,
+    scanNumber: { $numberInt: '0' },
+    commentNumber: { $numberInt: '0' },
+    issueStatus: i % 3 !== 0,
+    issueDate: String(START + 2e9 + i),
+    userId: userIds[i % userIds.length],
+    typeId: typeIds[i % typeIds.length]._id,
+  })),
+);
 function* comments() {
   for (let i = 0; i < sizes.comments; i++) {
     const onIssue = i % 10 < 7;

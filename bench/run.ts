@@ -41,7 +41,11 @@ async function contentScenarios(server: BenchServer, token: string): Promise<Sce
   const books = await getJson<{ data: Array<{ _id: string }> }>(`${server.url}/api/book?current=1&pageSize=1`, token);
   if (!types.length || !books.data.length) throw new Error('the seeded database has no types or no books');
   return [
-    { label: 'issue list, approved, one type', path: `/api/issue?current=1&pageSize=10&issueStatus=true&typeId=${types[0]._id}`, kind: 'list' },
+    {
+      label: 'issue list, approved, one type',
+      path: `/api/issue?current=1&pageSize=10&issueStatus=true&typeId=${types[0]._id}`,
+      kind: 'list',
+    },
     { label: 'comment list, type 1, with user and target', path: '/api/comment/1?current=1&pageSize=10', kind: 'list' },
     { label: 'one book by id', path: `/api/book/${books.data[0]._id}`, kind: 'single' },
     { label: 'whoami', path: '/api/admin/whoami', kind: 'single' },
@@ -63,7 +67,15 @@ async function runScenarios(
     const http = await measure(`${server.url}${scenario.path}`, token, server.pid, options.connections, options.duration, options.warmup);
     const statements = limits?.statements.get(scenario.path);
     const limit = limits && statements ? pgbench(limits.url, statements, options.connections, options.duration, options.warmup) : undefined;
-    rows.push({ database, label: scenario.label, path: scenario.path, kind: scenario.kind, http, pgbench: limit, statements: statements?.length });
+    rows.push({
+      database,
+      label: scenario.label,
+      path: scenario.path,
+      kind: scenario.kind,
+      http,
+      pgbench: limit,
+      statements: statements?.length,
+    });
   };
   const { peakMb } = await peakRssDuring(server.pid, async () => {
     for (const scenario of scenarios.filter((s) => s.kind === 'list')) await one(scenario);
@@ -102,15 +114,28 @@ async function main() {
 
     if (options.postgres) {
       console.error('PostgreSQL: preparing the bench database');
-      const sizes = { users: options.users, issues: options.issues, comments: options.comments, books: options.books, interviews: options.interviews };
+      const sizes = {
+        users: options.users,
+        issues: options.issues,
+        comments: options.comments,
+        books: options.books,
+        interviews: options.interviews,
+      };
       const { url, seedSeconds } = await prepareBenchDatabase(options.adminUrl, options.benchDb, sizes, options.keep);
-      results.seeding.push(seedSeconds === null ? 'PostgreSQL: reused the bench database seeded earlier (--keep)' : `PostgreSQL: \`npm run seed\` took ${seedSeconds.toFixed(0)} s`);
+      results.seeding.push(
+        seedSeconds === null
+          ? 'PostgreSQL: reused the bench database seeded earlier (--keep)'
+          : `PostgreSQL: \`npm run seed\` took ${seedSeconds.toFixed(0)} s`,
+      );
       const { server, startupMs } = await startMeasured({ DATABASE_URL: url }, path.join(work, 'server-postgres.log'), STARTS);
       running.push(server);
       const token = await signIn(server.url);
       const rest = await restRss(server);
       const scenarios = [...userListScenarios(options, options.users), ...(await contentScenarios(server, token))];
-      const statements = await captureStatements(url, scenarios.map((s) => s.path));
+      const statements = await captureStatements(
+        url,
+        scenarios.map((s) => s.path),
+      );
       const { rows, peakRssMb } = await runScenarios('PostgreSQL', server, token, scenarios, options, { url, statements });
       results.api.push(...rows);
       results.startups.push({ database: 'PostgreSQL', runsMs: startupMs, restRssMb: rest, loadRssMb: peakRssMb } satisfies Startup);
@@ -128,7 +153,10 @@ async function main() {
     if (options.embedded) {
       const dataDir = path.join(work, 'data');
       console.error(`embedded: seeding ${options.embeddedUsers} users`);
-      const seconds = await runSeed({ users: options.embeddedUsers, issues: 0, comments: 0, books: 0, interviews: 0 }, { DATA_DIR: dataDir });
+      const seconds = await runSeed(
+        { users: options.embeddedUsers, issues: 0, comments: 0, books: 0, interviews: 0 },
+        { DATA_DIR: dataDir },
+      );
       results.seeding.push(`embedded: \`npm run seed\` took ${seconds.toFixed(0)} s`);
       const { server, startupMs } = await startMeasured({ DATA_DIR: dataDir }, path.join(work, 'server-embedded.log'), STARTS);
       running.push(server);

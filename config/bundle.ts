@@ -28,8 +28,24 @@ const shim = (file: string) => require.resolve(`../src/shims/${file}`);
 // preview (~140 kB gzipped on /user/userList). None of the lists or search forms shows these; the
 // stand-in fetches the real component the first time one renders (src/shims/lazy-pro-field.tsx).
 const lazyProFields = [
-  'Cascader', 'Code', 'ColorPicker', 'DatePicker', 'Digit', 'DigitRange', 'FromNow', 'Image', 'Money',
-  'Percent', 'Progress', 'Radio', 'RangePicker', 'Rate', 'Second', 'Segmented', 'Slider', 'TimePicker',
+  'Cascader',
+  'Code',
+  'ColorPicker',
+  'DatePicker',
+  'Digit',
+  'DigitRange',
+  'FromNow',
+  'Image',
+  'Money',
+  'Percent',
+  'Progress',
+  'Radio',
+  'RangePicker',
+  'Rate',
+  'Second',
+  'Segmented',
+  'Slider',
+  'TimePicker',
   'TreeSelect',
 ];
 
@@ -45,7 +61,7 @@ export const redirects: Redirect[] = [
     // Every browser of .umirc.ts `targets` has ResizeObserver; the polyfill that antd's
     // rc-resize-observer (and rc-align, react-slick) import costs ~5 KB gzipped on every page.
     name: 'native-resize-observer',
-    why: 'the browser\'s own ResizeObserver instead of its polyfill',
+    why: "the browser's own ResizeObserver instead of its polyfill",
     from: /[\\/]node_modules[\\/]/,
     requests: ['resize-observer-polyfill'],
     to: () => shim('resize-observer.ts'),

@@ -25,7 +25,10 @@ export type IssueExportQuery = Static<typeof IssueExportQuery>;
  * 1 (comments on issues) unless given, as the list screen opens on them.
  */
 export const CommentExportQuery = Type.Composite(
-  [withoutPaging(CommentListQuery), Type.Object({ commentType: Type.Optional(Type.Union(CommentType.anyOf, { ...CommentType, default: 1 })) })],
+  [
+    withoutPaging(CommentListQuery),
+    Type.Object({ commentType: Type.Optional(Type.Union(CommentType.anyOf, { ...CommentType, default: 1 })) }),
+  ],
   { additionalProperties: false },
 );
 export type CommentExportQuery = Static<typeof CommentExportQuery>;

@@ -11,8 +11,7 @@ export const ImagePath = Type.String({
 });
 
 /** A field holding HTML from a rich editor; the server sanitises it before storing (CONTRACT.md "HTML content"). */
-export const HtmlField = (maxLength: number) =>
-  Type.String({ minLength: 1, maxLength, description: 'HTML，保存前按白名单净化' });
+export const HtmlField = (maxLength: number) => Type.String({ minLength: 1, maxLength, description: 'HTML，保存前按白名单净化' });
 
 /** Chinese labels for field names, so validation messages name the field the way the screens do. */
 export const FIELD_LABELS: Record<string, string> = {

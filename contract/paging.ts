@@ -16,8 +16,7 @@ export const PageQuery = {
 export const TextFilter = (description: string) =>
   Type.Optional(Type.String({ maxLength: 100, description: `${description}（包含即可，不分大小写）` }));
 
-export const IdFilter = (description: string) =>
-  Type.Optional(Type.String({ pattern: '^(|[0-9a-f]{24})$', description }));
+export const IdFilter = (description: string) => Type.Optional(Type.String({ pattern: '^(|[0-9a-f]{24})$', description }));
 
 export const BooleanFilter = (description: string) =>
   Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false'), Type.Literal('')], { description }));

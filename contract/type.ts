@@ -11,10 +11,7 @@ export const TypeRecord = Type.Object(
 );
 export type TypeRecord = Static<typeof TypeRecord>;
 
-export const TypeBody = Type.Object(
-  { typeName: Type.String({ minLength: 1, maxLength: 32 }) },
-  { additionalProperties: false },
-);
+export const TypeBody = Type.Object({ typeName: Type.String({ minLength: 1, maxLength: 32 }) }, { additionalProperties: false });
 export type TypeBody = Static<typeof TypeBody>;
 
 export const TYPE_MESSAGES = {

@@ -29,10 +29,7 @@ export const CreatedUser = Type.Composite(
 export type CreatedUser = Static<typeof CreatedUser>;
 
 /** The author shown beside an issue or a comment. */
-export const UserSummary = Type.Object(
-  { _id: Id, nickname: Type.String(), avatar: Type.String() },
-  { title: 'UserSummary' },
-);
+export const UserSummary = Type.Object({ _id: Id, nickname: Type.String(), avatar: Type.String() }, { title: 'UserSummary' });
 export type UserSummary = Static<typeof UserSummary>;
 
 export const UserImpact = Type.Object(
@@ -57,9 +54,7 @@ export type UserListQuery = Static<typeof UserListQuery>;
 
 const profile = {
   avatar: Type.Optional(ImagePath),
-  mail: Type.Optional(
-    Type.String({ maxLength: 254, pattern: '^(|[^\\s@]+@[^\\s@]+\\.[^\\s@]+)$', description: '电子邮箱，可为空' }),
-  ),
+  mail: Type.Optional(Type.String({ maxLength: 254, pattern: '^(|[^\\s@]+@[^\\s@]+\\.[^\\s@]+)$', description: '电子邮箱，可为空' })),
   qq: Type.Optional(Type.String({ maxLength: 12, pattern: '^(|[1-9][0-9]{4,11})$', description: 'QQ 号，可为空' })),
   wechat: Type.Optional(Type.String({ maxLength: 64 })),
   intro: Type.Optional(Type.String({ maxLength: 500 })),

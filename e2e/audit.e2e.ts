@@ -1,5 +1,15 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ADMIN_LOGIN, ADMIN_PASSWORD, apiSignIn, expectMessage, launchBrowser, signIn, startServer, type ApiClient, type RunningServer } from './support';
+import {
+  ADMIN_LOGIN,
+  ADMIN_PASSWORD,
+  apiSignIn,
+  expectMessage,
+  launchBrowser,
+  signIn,
+  startServer,
+  type ApiClient,
+  type RunningServer,
+} from './support';
 
 const EDITOR_LOGIN = 'e2e-auditor';
 const EDITOR_PASSWORD = 'auditor-password';
@@ -52,7 +62,12 @@ describe('audit log and bulk actions in a real browser', () => {
     const user = await root.call<Saved>('POST', '/api/user', { loginId: 'bulk-asker', nickname: '批量提问者' });
     const ids: string[] = [];
     for (const n of [1, 2, 3]) {
-      const issue = await root.call<Saved>('POST', '/api/issue', { issueTitle: `批量待审问题${n}`, issueContent: '<p>x</p>', userId: user._id, typeId: type._id });
+      const issue = await root.call<Saved>('POST', '/api/issue', {
+        issueTitle: `批量待审问题${n}`,
+        issueContent: '<p>x</p>',
+        userId: user._id,
+        typeId: type._id,
+      });
       ids.push(issue._id);
     }
 

@@ -65,8 +65,7 @@ async function signInAs(loginId: string, password: string) {
 }
 
 /** antd puts a space between two Chinese characters on a button: 「查 询」. */
-const button = (scope: Page | Locator, text: string) =>
-  scope.getByRole('button', { name: new RegExp(`^${text.split('').join('\\s*')}$`) });
+const button = (scope: Page | Locator, text: string) => scope.getByRole('button', { name: new RegExp(`^${text.split('').join('\\s*')}$`) });
 
 /** The open Popconfirm's OK button (its primary one). */
 const confirmPopup = () => page.locator('.ant-popconfirm:visible .ant-btn-primary').last();
@@ -147,7 +146,10 @@ describe('content management in a real browser', () => {
     // antd-img-crop shows its modal; accept the crop, then the upload runs.
     await page.locator('.ant-modal:visible .ant-btn-primary').last().click();
     await cover.locator('.ant-upload-list-item-done, .ant-upload-list-item img').first().waitFor();
-    await page.getByRole('button', { name: /确\s*认|提\s*交|新\s*增|保\s*存/ }).last().click();
+    await page
+      .getByRole('button', { name: /确\s*认|提\s*交|新\s*增|保\s*存/ })
+      .last()
+      .click();
     await expectMessage(page, '添加书籍成功');
     await page.waitForURL(/\/book\/bookList$/);
 
@@ -165,7 +167,10 @@ describe('content management in a real browser', () => {
     const title = page.getByLabel('书籍标题');
     await eventually(() => title.inputValue(), '端到端测试之书');
     await title.fill('端到端测试之书（第二版）');
-    await page.getByRole('button', { name: /确\s*认|提\s*交|修\s*改|保\s*存/ }).last().click();
+    await page
+      .getByRole('button', { name: /确\s*认|提\s*交|修\s*改|保\s*存/ })
+      .last()
+      .click();
     await expectMessage(page, '书籍信息修改成功');
     await page.waitForURL(/\/book\/bookList$/);
 

@@ -12,14 +12,19 @@ let page: Page;
 
 beforeAll(async () => {
   // As the README says: import into a fresh data folder, then the first start.
-  server = await startServer({}, { prepare: (dataDir) => {
-    const run = spawnSync(
-      path.join(ROOT, 'node_modules/.bin/tsx'),
-      [path.join(ROOT, 'server/src/import/cli.ts'), path.join(SAMPLE, 'dump.js'), '--static', path.join(SAMPLE, 'static')],
-      { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' }, encoding: 'utf8', timeout: 120_000 },
-    );
-    if (run.status !== 0) throw new Error(`import failed (${run.status}):\n${run.stdout}\n${run.stderr}`);
-  } });
+  server = await startServer(
+    {},
+    {
+      prepare: (dataDir) => {
+        const run = spawnSync(
+          path.join(ROOT, 'node_modules/.bin/tsx'),
+          [path.join(ROOT, 'server/src/import/cli.ts'), path.join(SAMPLE, 'dump.js'), '--static', path.join(SAMPLE, 'static')],
+          { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' }, encoding: 'utf8', timeout: 120_000 },
+        );
+        if (run.status !== 0) throw new Error(`import failed (${run.status}):\n${run.stdout}\n${run.stderr}`);
+      },
+    },
+  );
   browser = await launchBrowser();
 }, 240_000);
 
@@ -46,6 +51,9 @@ it('an imported admin signs in with the old password and finds an imported book 
   await cover.waitFor();
   expect(await cover.getAttribute('src')).toMatch(/^\/static\/uploads\/[0-9a-f]{24}\.png$/);
   // The image really loaded from the server (a broken one has no natural size).
-  await page.waitForFunction((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0, await cover.elementHandle());
+  await page.waitForFunction(
+    (img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0,
+    await cover.elementHandle(),
+  );
   await page.getByRole('img', { name: 'JavaScript 动画入门的封面' }).waitFor();
 }, 60_000);

@@ -1,5 +1,14 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ADMIN_LOGIN, ADMIN_PASSWORD, expectMessage, launchBrowser, recordMessages, signIn, startServer, type RunningServer } from './support';
+import {
+  ADMIN_LOGIN,
+  ADMIN_PASSWORD,
+  expectMessage,
+  launchBrowser,
+  recordMessages,
+  signIn,
+  startServer,
+  type RunningServer,
+} from './support';
 
 let server: RunningServer;
 let browser: Browser;
@@ -29,7 +38,11 @@ const menu = () => page.locator('.ant-pro-sider, .ant-layout-sider').first();
 
 async function signOut() {
   // ProLayout shows the admin's name in the header; its drop-down holds 退出登录.
-  await page.locator('.ant-pro-global-header, .ant-layout-header').getByText(/超级管理员|普通|e2e/).first().hover();
+  await page
+    .locator('.ant-pro-global-header, .ant-layout-header')
+    .getByText(/超级管理员|普通|e2e/)
+    .first()
+    .hover();
   await page.getByText('退出登录').click();
   await expectMessage(page, '退出登录成功');
   await page.waitForURL(/\/login$/);

@@ -67,7 +67,11 @@ async function signInAsRoot() {
 async function visit(path: string, ready: string) {
   await page.goto(`${server.url}${path}`);
   await page.getByText(ready, { exact: true }).first().waitFor();
-  await page.locator('.ant-spin-spinning, .ant-skeleton-active').first().waitFor({ state: 'detached' }).catch(() => undefined);
+  await page
+    .locator('.ant-spin-spinning, .ant-skeleton-active')
+    .first()
+    .waitFor({ state: 'detached' })
+    .catch(() => undefined);
   await page.waitForLoadState('networkidle');
 }
 
@@ -137,7 +141,10 @@ describe('screens in a real browser', () => {
     ]) {
       await visit(path, title);
       expect({ path, headings: await page.locator('.ant-page-header-heading-title').count() }).toEqual({ path, headings: 0 });
-      expect({ path, titles: await page.locator('.ant-pro-table-list-toolbar-title').getByText(title).count() }).toEqual({ path, titles: 1 });
+      expect({ path, titles: await page.locator('.ant-pro-table-list-toolbar-title').getByText(title).count() }).toEqual({
+        path,
+        titles: 1,
+      });
     }
   });
 
@@ -182,7 +189,9 @@ interface AxeViolation {
 const PROLAYOUT_PLACEHOLDER_HEADER = new Set(['landmark-no-duplicate-banner', 'landmark-unique']);
 
 const setAside = (violation: AxeViolation, node: AxeNode) =>
-  PROLAYOUT_PLACEHOLDER_HEADER.has(violation.id) && node.target.join(' ') === 'header:nth-child(1)' && /^<header[^>]*><\/header>$/.test(node.html);
+  PROLAYOUT_PLACEHOLDER_HEADER.has(violation.id) &&
+  node.target.join(' ') === 'header:nth-child(1)' &&
+  /^<header[^>]*><\/header>$/.test(node.html);
 
 /** axe-core's violations on the page as it is now, as `rule (impact): element` lines. */
 async function axeViolations(): Promise<string[]> {

@@ -1,6 +1,16 @@
 import fs from 'node:fs';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { ADMIN_LOGIN, ADMIN_PASSWORD, apiSignIn, expectMessage, launchBrowser, signIn, startServer, type ApiClient, type RunningServer } from './support';
+import {
+  ADMIN_LOGIN,
+  ADMIN_PASSWORD,
+  apiSignIn,
+  expectMessage,
+  launchBrowser,
+  signIn,
+  startServer,
+  type ApiClient,
+  type RunningServer,
+} from './support';
 
 let server: RunningServer;
 let browser: Browser;
@@ -47,8 +57,7 @@ afterEach(async () => {
 
 jest.setTimeout(120_000);
 
-const button = (scope: Page | Locator, text: string) =>
-  scope.getByRole('button', { name: new RegExp(`^${text.split('').join('\\s*')}$`) });
+const button = (scope: Page | Locator, text: string) => scope.getByRole('button', { name: new RegExp(`^${text.split('').join('\\s*')}$`) });
 const confirmPopup = () => page.locator('.ant-popconfirm:visible .ant-btn-primary').last();
 const tableRow = (text: string) => page.locator('.ant-table-tbody tr', { hasText: text });
 
@@ -124,6 +133,11 @@ describe('recycle bin and export in a real browser', () => {
     expect([...file.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const lines = file.toString('utf8').slice(1).split('\r\n').filter(Boolean);
     expect(lines[0]).toBe('登录账号,昵称,头像,积分,注册时间,账号状态');
-    expect(lines.slice(1).map((line) => line.split(',')[0]).sort()).toEqual(['export-one', 'export-two']);
+    expect(
+      lines
+        .slice(1)
+        .map((line) => line.split(',')[0])
+        .sort(),
+    ).toEqual(['export-one', 'export-two']);
   });
 });

@@ -96,7 +96,8 @@ async function payloadOf(req: MockRequest, headers: IncomingHttpHeaders): Promis
     for (const [name, value] of Object.entries((req.body ?? {}) as Record<string, string | string[]>)) {
       for (const one of Array.isArray(value) ? value : [value]) form.append(name, one);
     }
-    for (const file of req.files) form.append(file.fieldname, new Blob([new Uint8Array(file.buffer)], { type: file.mimetype }), file.originalname);
+    for (const file of req.files)
+      form.append(file.fieldname, new Blob([new Uint8Array(file.buffer)], { type: file.mimetype }), file.originalname);
     const encoded = new Response(form);
     headers['content-type'] = encoded.headers.get('content-type')!;
     return Buffer.from(await encoded.arrayBuffer());

@@ -34,8 +34,7 @@ const program = ts.createProgram({
   projectReferences: parsed.projectReferences,
 });
 
-const inNodeModules = (diagnostic) =>
-  diagnostic.file?.fileName.split(/[\\/]/).includes('node_modules') ?? false;
+const inNodeModules = (diagnostic) => diagnostic.file?.fileName.split(/[\\/]/).includes('node_modules') ?? false;
 const findings = [...parsed.errors, ...ts.getPreEmitDiagnostics(program)].filter(
   (diagnostic) => !(UNUSED.has(diagnostic.code) && inNodeModules(diagnostic)),
 );

@@ -8,14 +8,7 @@ import SessionLoadFailed from '@/components/SessionLoadFailed';
 import { describeRequestError, errorStatus, requestConfig } from '@/requestErrorConfig';
 import { logout, whoami } from '@/services/admin';
 import { message, MessageBridge } from '@/utils/feedback';
-import {
-  clearToken,
-  expireSession,
-  getToken,
-  type InitialState,
-  LOGIN_PATH,
-  toInitialState,
-} from '@/utils/session';
+import { clearToken, expireSession, getToken, type InitialState, LOGIN_PATH, toInitialState } from '@/utils/session';
 
 const WARNING_READ_MS = 1200;
 

@@ -1,11 +1,5 @@
 import { createHistory, history, request } from '@umijs/max';
-import {
-  ApiError,
-  describeRequestError,
-  errorStatus,
-  errorThrower,
-  TRANSPORT_MESSAGES,
-} from '@/requestErrorConfig';
+import { ApiError, describeRequestError, errorStatus, errorThrower, TRANSPORT_MESSAGES } from '@/requestErrorConfig';
 import { envelope, installFakeNetwork, refusal, type FakeServer } from '@/testing/fakeNetwork';
 import { message } from '@/utils/feedback';
 
@@ -16,8 +10,7 @@ const httpError = (status: number, body?: unknown) =>
     response: { status, data: body },
   });
 
-const transportError = (code: string, text: string) =>
-  Object.assign(new Error(text), { isAxiosError: true, code });
+const transportError = (code: string, text: string) => Object.assign(new Error(text), { isAxiosError: true, code });
 
 const failure = (status: number, msg: string) => ({ success: false, code: status, msg, data: null });
 
@@ -37,7 +30,7 @@ describe('describeRequestError', () => {
     expect(text).toBe('服务器暂时无法处理请求，请稍后重试');
   });
 
-  it("shows the msg of a 2xx envelope whose success is false", () => {
+  it('shows the msg of a 2xx envelope whose success is false', () => {
     const thrown = (() => {
       try {
         errorThrower(failure(400, '验证码错误'));
@@ -56,12 +49,8 @@ describe('describeRequestError', () => {
   });
 
   it('says the request timed out for a time-out, whichever code axios used', () => {
-    expect(describeRequestError(transportError('ECONNABORTED', 'timeout of 3000ms exceeded'))).toBe(
-      '请求超时，请稍后重试',
-    );
-    expect(describeRequestError(transportError('ETIMEDOUT', 'timeout of 3000ms exceeded'))).toBe(
-      '请求超时，请稍后重试',
-    );
+    expect(describeRequestError(transportError('ECONNABORTED', 'timeout of 3000ms exceeded'))).toBe('请求超时，请稍后重试');
+    expect(describeRequestError(transportError('ETIMEDOUT', 'timeout of 3000ms exceeded'))).toBe('请求超时，请稍后重试');
   });
 
   it('says the request was cancelled for an abort or a cancellation', () => {
@@ -70,9 +59,7 @@ describe('describeRequestError', () => {
   });
 
   it('says the network failed for a network error', () => {
-    expect(describeRequestError(transportError('ERR_NETWORK', 'Network Error'))).toBe(
-      '网络异常，请检查网络连接',
-    );
+    expect(describeRequestError(transportError('ERR_NETWORK', 'Network Error'))).toBe('网络异常，请检查网络连接');
   });
 
   it('gives no status for an error that never reached the server', () => {
@@ -141,9 +128,7 @@ describe('the app request', () => {
   it('leaves every message to the caller when skipErrorHandler is set', async () => {
     serve = () => refusal(403, '该账号已经被冻结，请联系管理员');
 
-    const error = await request('/api/admin/login', { method: 'POST', skipErrorHandler: true }).catch(
-      (e: unknown) => e,
-    );
+    const error = await request('/api/admin/login', { method: 'POST', skipErrorHandler: true }).catch((e: unknown) => e);
 
     expect(errorStatus(error)).toBe(403);
     expect(errorToast).not.toHaveBeenCalled();
@@ -181,9 +166,7 @@ describe('the app request', () => {
     expect(localStorage.getItem('adminToken')).toBeNull();
     expect(history.location.pathname).toBe('/login');
     expect(new URLSearchParams(history.location.search).get('redirect')).toBe('/typeList');
-    expect(warningToast).toHaveBeenCalledWith(
-      expect.objectContaining({ content: '登录过期，请重新登录' }),
-    );
+    expect(warningToast).toHaveBeenCalledWith(expect.objectContaining({ content: '登录过期，请重新登录' }));
     expect(errorToast).not.toHaveBeenCalled();
   });
 });

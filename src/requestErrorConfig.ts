@@ -27,9 +27,7 @@ interface TransportError {
   response?: { status: number; data?: unknown };
 }
 
-export type RequestFailure =
-  | { kind: 'server'; status: number; msg: string }
-  | { kind: 'timeout' | 'aborted' | 'network' | 'unknown' };
+export type RequestFailure = { kind: 'server'; status: number; msg: string } | { kind: 'timeout' | 'aborted' | 'network' | 'unknown' };
 
 export const TRANSPORT_MESSAGES = {
   timeout: '请求超时，请稍后重试',

@@ -40,8 +40,7 @@ if (!window.ResizeObserver) window.ResizeObserver = ResizeObserverStub;
 // thousands of rules in the page: role and name queries then take seconds per element. There is
 // no layout in jsdom to compute anyway, so the inline style stands in for the computed one (this
 // also covers the pseudo-element form, which jsdom does not implement).
-window.getComputedStyle = (element: Element) =>
-  (element as HTMLElement).style ?? document.createElement('div').style;
+window.getComputedStyle = (element: Element) => (element as HTMLElement).style ?? document.createElement('div').style;
 
 if (!window.scrollTo) window.scrollTo = () => undefined;
 window.HTMLElement.prototype.scrollIntoView = () => undefined;

@@ -36,7 +36,14 @@ function cpuMs(pid: number): number {
  * A warm-up (not counted), then `seconds` of load at `connections` concurrent connections, on the
  * server whose process is `pid`.
  */
-export async function measure(url: string, token: string, pid: number, connections: number, seconds: number, warmup: number): Promise<LoadResult> {
+export async function measure(
+  url: string,
+  token: string,
+  pid: number,
+  connections: number,
+  seconds: number,
+  warmup: number,
+): Promise<LoadResult> {
   if (warmup > 0) await once(url, token, connections, warmup);
   const cpuBefore = cpuMs(pid);
   const result = await once(url, token, connections, seconds);

@@ -48,7 +48,16 @@ const USAGE = `npm run bench -- [options]
   --out FILE           where the report goes (bench/RESULTS.md)
   --quick              smoke run: tiny sizes, 2 s runs (CI)`;
 
-const FULL = { users: 1_000_000, issues: 200_000, comments: 1_000_000, books: 100_000, interviews: 1000, embeddedUsers: 100_000, duration: 20, warmup: 3 };
+const FULL = {
+  users: 1_000_000,
+  issues: 200_000,
+  comments: 1_000_000,
+  books: 100_000,
+  interviews: 1000,
+  embeddedUsers: 100_000,
+  duration: 20,
+  warmup: 3,
+};
 const QUICK = { users: 3000, issues: 600, comments: 3000, books: 300, interviews: 30, embeddedUsers: 3000, duration: 2, warmup: 1 };
 
 function count(raw: string | undefined, name: string, fallback: number): number {

@@ -39,7 +39,10 @@ export async function serverVersion(adminUrl: string): Promise<string> {
 
 /** What the bench database holds now, or null when there is no such database. */
 async function currentSizes(adminUrl: string, name: string): Promise<SeedSizes | null> {
-  const exists = await withClient(adminUrl, async (client) => (await client.query('select 1 from pg_database where datname = $1', [name])).rowCount);
+  const exists = await withClient(
+    adminUrl,
+    async (client) => (await client.query('select 1 from pg_database where datname = $1', [name])).rowCount,
+  );
   if (!exists) return null;
   try {
     return await withClient(databaseUrl(adminUrl, name), async (client) => {
@@ -76,7 +79,12 @@ export async function runSeed(sizes: SeedSizes, env: { DATABASE_URL: string } | 
  * A fresh `bench` database seeded to `sizes`, or the existing one when `keep` is set and it already
  * holds exactly that. Only this one database is ever dropped.
  */
-export async function prepareBenchDatabase(adminUrl: string, name: string, sizes: SeedSizes, keep: boolean): Promise<{ url: string; seedSeconds: number | null }> {
+export async function prepareBenchDatabase(
+  adminUrl: string,
+  name: string,
+  sizes: SeedSizes,
+  keep: boolean,
+): Promise<{ url: string; seedSeconds: number | null }> {
   const url = databaseUrl(adminUrl, name);
   if (keep) {
     const current = await currentSizes(adminUrl, name);
@@ -179,14 +187,22 @@ function pgbenchOnce(url: string, script: string, connections: number, seconds: 
     '-n',
     // Parsed and planned once per connection: the database's best case, as the server's own
     // prepared statements are.
-    '-M', 'prepared',
-    '-c', String(connections),
-    '-j', String(Math.min(connections, os.cpus().length)),
-    '-T', String(seconds),
-    '-f', script,
-    '-h', target.hostname,
-    '-p', target.port || '5432',
-    '-U', decodeURIComponent(target.username || 'postgres'),
+    '-M',
+    'prepared',
+    '-c',
+    String(connections),
+    '-j',
+    String(Math.min(connections, os.cpus().length)),
+    '-T',
+    String(seconds),
+    '-f',
+    script,
+    '-h',
+    target.hostname,
+    '-p',
+    target.port || '5432',
+    '-U',
+    decodeURIComponent(target.username || 'postgres'),
   ];
   if (logDir) args.push('-l', `--log-prefix=${path.join(logDir, 'tx')}`);
   args.push(target.pathname.slice(1));

@@ -43,7 +43,10 @@ export function describeMachine(extra: Record<string, string>): Record<string, s
     RAM: `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`,
     OS: `${os.type()} ${os.release()}`,
     Node: process.version,
-    'load average at start (1, 5, 15 min)': os.loadavg().map((n) => n.toFixed(2)).join(', '),
+    'load average at start (1, 5, 15 min)': os
+      .loadavg()
+      .map((n) => n.toFixed(2))
+      .join(', '),
     ...extra,
   };
 }
@@ -76,7 +79,9 @@ function targets(results: Results): Target[] {
   }
   for (const database of ['PostgreSQL', 'embedded'] as const) {
     const first = results.api.find((r) => r.database === database && r.label.startsWith('user list, page 1'));
-    const deep = results.api.find((r) => r.database === database && r.label.startsWith('user list, page ') && r !== first && !r.label.includes('nickname'));
+    const deep = results.api.find(
+      (r) => r.database === database && r.label.startsWith('user list, page ') && r !== first && !r.label.includes('nickname'),
+    );
     if (first && deep) {
       const slower = first.http.rps / deep.http.rps;
       out.push({
@@ -87,7 +92,11 @@ function targets(results: Results): Target[] {
     }
   }
   for (const row of pgRows.filter((r) => r.kind === 'single')) {
-    out.push({ target: `${row.label}: ≥ 5,000 req/s`, measured: `${row.http.rps.toFixed(0)} req/s`, met: row.http.rps >= 5000 && row.http.failures === 0 });
+    out.push({
+      target: `${row.label}: ≥ 5,000 req/s`,
+      measured: `${row.http.rps.toFixed(0)} req/s`,
+      met: row.http.rps >= 5000 && row.http.failures === 0,
+    });
   }
   const embeddedFirst = results.api.find((r) => r.database === 'embedded' && r.label.startsWith('user list, page 1'));
   if (embeddedFirst) {
@@ -102,13 +111,24 @@ function targets(results: Results): Target[] {
     out.push({ target: '/login: ≤ 250 kB gzipped JavaScript', measured: kb(login.jsGzip), met: login.jsGzip <= 250_000 });
     // Reset from 500 kB to the clean configuration's 594 kB (2026-11-25; bench/NOTES.md).
     out.push({ target: '/user/userList: ≤ 600 kB gzipped JavaScript', measured: kb(userList.jsGzip), met: userList.jsGzip <= 600_000 });
-    for (const [name, run] of [['/login', lighthouse.login], ['/user/userList', lighthouse.userList]] as const) {
-      out.push({ target: `${name}: Lighthouse performance ≥ 95, TBT ≤ 100 ms`, measured: `${run.score}, TBT ${ms(run.tbtMs)}`, met: run.score >= 95 && run.tbtMs <= 100 });
+    for (const [name, run] of [
+      ['/login', lighthouse.login],
+      ['/user/userList', lighthouse.userList],
+    ] as const) {
+      out.push({
+        target: `${name}: Lighthouse performance ≥ 95, TBT ≤ 100 ms`,
+        measured: `${run.score}, TBT ${ms(run.tbtMs)}`,
+        met: run.score >= 95 && run.tbtMs <= 100,
+      });
     }
   }
   for (const startup of results.startups) {
     const limit = startup.database === 'PostgreSQL' ? 2000 : 5000;
-    out.push({ target: `start-up on ${startup.database}: ≤ ${limit / 1000} s`, measured: ms(median(startup.runsMs)), met: median(startup.runsMs) <= limit });
+    out.push({
+      target: `start-up on ${startup.database}: ≤ ${limit / 1000} s`,
+      measured: ms(median(startup.runsMs)),
+      met: median(startup.runsMs) <= limit,
+    });
   }
   if (results.startups.length) {
     const peak = Math.max(...results.startups.map((s) => s.loadRssMb));
@@ -119,7 +139,20 @@ function targets(results: Results): Target[] {
 
 function apiTable(rows: ApiRow[]): string {
   return table(
-    ['database', 'call', 'req/s', 'p50', 'p99', 'failed', 'server CPU per request', 'pgbench tps', 'pgbench p50', 'pgbench p99', 'ratio', 'statements'],
+    [
+      'database',
+      'call',
+      'req/s',
+      'p50',
+      'p99',
+      'failed',
+      'server CPU per request',
+      'pgbench tps',
+      'pgbench p50',
+      'pgbench p99',
+      'ratio',
+      'statements',
+    ],
     rows.map((row) => [
       row.database,
       `${row.label} \`${row.path}\``,
@@ -142,7 +175,10 @@ export function renderMarkdown(results: Results, notes: string | null, failure: 
   const parts: string[] = [];
   parts.push('# Benchmark results', '');
   if (failure) {
-    parts.push(`**The run stopped early**: ${failure instanceof Error ? failure.message : String(failure)}. The figures below are those measured before.`, '');
+    parts.push(
+      `**The run stopped early**: ${failure instanceof Error ? failure.message : String(failure)}. The figures below are those measured before.`,
+      '',
+    );
   }
   parts.push(
     `Written by \`npm run bench${options.quick ? ' -- --quick' : ''}\` on ${results.startedAt.toISOString()}. ` +
@@ -161,7 +197,15 @@ export function renderMarkdown(results: Results, notes: string | null, failure: 
     ...results.seeding.map((line) => `- ${line}`),
     '',
   );
-  parts.push('## Targets', '', table(['target', 'measured', ''], targets(results).map((t) => [t.target, t.measured, t.met === null ? '—' : t.met ? 'met' : '**missed**'])), '');
+  parts.push(
+    '## Targets',
+    '',
+    table(
+      ['target', 'measured', ''],
+      targets(results).map((t) => [t.target, t.measured, t.met === null ? '—' : t.met ? 'met' : '**missed**']),
+    ),
+    '',
+  );
   parts.push(
     '## 1–2. API',
     '',
@@ -177,7 +221,7 @@ export function renderMarkdown(results: Results, notes: string | null, failure: 
     parts.push(
       '## CSV export',
       '',
-      'GET /api/user/export of every user, read to the end by one client; the server\'s RSS sampled every 200 ms (growth: peak during the download minus before it).',
+      "GET /api/user/export of every user, read to the end by one client; the server's RSS sampled every 200 ms (growth: peak during the download minus before it).",
       '',
       table(
         ['database', 'export', 'rows', 'size', 'time', 'RSS before', 'RSS growth'],
@@ -207,7 +251,17 @@ export function renderMarkdown(results: Results, notes: string | null, failure: 
         [
           ['/login (form usable)', login, lighthouse.login] as const,
           ['/user/userList (rows shown)', userList, lighthouse.userList] as const,
-        ].map(([name, load, lh]) => [name, ms(load.usableMs), kb(load.jsGzip), kb(load.cssGzip), String(load.files), String(lh.score), ms(lh.tbtMs), ms(lh.fcpMs), ms(lh.lcpMs)]),
+        ].map(([name, load, lh]) => [
+          name,
+          ms(load.usableMs),
+          kb(load.jsGzip),
+          kb(load.cssGzip),
+          String(load.files),
+          String(lh.score),
+          ms(lh.tbtMs),
+          ms(lh.fcpMs),
+          ms(lh.lcpMs),
+        ]),
       ),
       '',
     );
@@ -218,12 +272,24 @@ export function renderMarkdown(results: Results, notes: string | null, failure: 
       '',
       table(
         ['database', 'start-up to first 200 from /healthz (median)', 'runs', 'RSS at rest', 'RSS peak under the list load'],
-        results.startups.map((s) => [s.database, ms(median(s.runsMs)), s.runsMs.map((v) => v.toFixed(0)).join(', '), `${s.restRssMb.toFixed(0)} MB`, `${s.loadRssMb.toFixed(0)} MB`]),
+        results.startups.map((s) => [
+          s.database,
+          ms(median(s.runsMs)),
+          s.runsMs.map((v) => v.toFixed(0)).join(', '),
+          `${s.restRssMb.toFixed(0)} MB`,
+          `${s.loadRssMb.toFixed(0)} MB`,
+        ]),
       ),
       '',
     );
   }
-  parts.push(`Load average at the end: ${os.loadavg().map((n) => n.toFixed(2)).join(', ')}.`, '');
+  parts.push(
+    `Load average at the end: ${os
+      .loadavg()
+      .map((n) => n.toFixed(2))
+      .join(', ')}.`,
+    '',
+  );
   if (notes) parts.push(notes.trim(), '');
   return parts.join('\n');
 }
@@ -243,7 +309,9 @@ export function printSummary(results: Results) {
       ratio: row.pgbench ? Number((row.http.rps / row.pgbench.tps).toFixed(2)) : '',
     })),
   );
-  console.table(targets(results).map((t) => ({ target: t.target, measured: t.measured, met: t.met === null ? '' : t.met ? 'met' : 'MISSED' })));
+  console.table(
+    targets(results).map((t) => ({ target: t.target, measured: t.measured, met: t.met === null ? '' : t.met ? 'met' : 'MISSED' })),
+  );
 }
 
 export function writeReport(results: Results, failure: unknown = null) {

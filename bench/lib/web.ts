@@ -70,11 +70,10 @@ function loginUsable(page: Page): Promise<number> {
 /** The user table shows rows from the server. */
 function userRowsShown(page: Page): Promise<number> {
   return page
-    .waitForFunction(
-      () => (document.querySelector('.ant-table-tbody tr.ant-table-row') ? performance.now() : 0),
-      undefined,
-      { polling: 'raf', timeout: 60_000 },
-    )
+    .waitForFunction(() => (document.querySelector('.ant-table-tbody tr.ant-table-row') ? performance.now() : 0), undefined, {
+      polling: 'raf',
+      timeout: 60_000,
+    })
     .then((handle) => handle.jsonValue());
 }
 

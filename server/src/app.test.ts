@@ -112,7 +112,11 @@ describe('HTTP behaviour', () => {
   it("documents each route's security and tag from its access rule and path", async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
     const operations = Object.entries(doc.paths as Record<string, Record<string, { security?: unknown; tags?: string[] }>>).flatMap(
-      ([url, methods]) => Object.entries(methods).map(([method, operation]) => ({ route: `${method.toUpperCase()} ${url.replace(/\/$/, '')}`, ...operation })),
+      ([url, methods]) =>
+        Object.entries(methods).map(([method, operation]) => ({
+          route: `${method.toUpperCase()} ${url.replace(/\/$/, '')}`,
+          ...operation,
+        })),
     );
     for (const { method, url, access } of t.app.routeCatalog) {
       // Both spellings of a prefix's root route (/api/admin and /api/admin/) are one operation.

@@ -122,7 +122,16 @@ export async function buildApp({ config, database, logging = silentLogging(), no
   const interviewRepo = createInterviewRepository(db);
   const books = createBookService({ db, books: bookRepo, comments: commentRepo, types: typeRepo, bin: trash, audit, now });
   const interviews = createInterviewService({ db, interviews: interviewRepo, types: typeRepo, bin: trash, audit, now });
-  const issues = createIssueService({ db, issues: issueRepo, comments: commentRepo, users: userRepo, types: typeRepo, bin: trash, audit, now });
+  const issues = createIssueService({
+    db,
+    issues: issueRepo,
+    comments: commentRepo,
+    users: userRepo,
+    types: typeRepo,
+    bin: trash,
+    audit,
+    now,
+  });
   const comments = createCommentService({ db, comments: commentRepo, users: userRepo, bin: trash, audit, now });
   const auditRepo = createAuditRepository(db);
   const auditLog = createAuditService({

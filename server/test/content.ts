@@ -78,7 +78,9 @@ export function contentFixtures(db: Db) {
       return id;
     },
 
-    async comment(values: Pick<typeof comments.$inferInsert, 'userId' | 'typeId'> & Partial<typeof comments.$inferInsert>): Promise<string> {
+    async comment(
+      values: Pick<typeof comments.$inferInsert, 'userId' | 'typeId'> & Partial<typeof comments.$inferInsert>,
+    ): Promise<string> {
       const id = values.id ?? newId();
       await db.insert(comments).values({
         id,
@@ -92,10 +94,16 @@ export function contentFixtures(db: Db) {
 
     /** Makes every `operation` on `table` fail from inside the database, as a broken disk or a bug would. */
     async failOn(table: Table, operation: Operation) {
-      await db.execute(sql.raw(`
+      await db.execute(
+        sql.raw(`
         create or replace function test_refuse() returns trigger language plpgsql as $$
-        begin raise exception 'refused by test trigger'; end $$`));
-      await db.execute(sql.raw(`create trigger test_refuse_${table}_${operation} before ${operation} on ${table} for each row execute function test_refuse()`));
+        begin raise exception 'refused by test trigger'; end $$`),
+      );
+      await db.execute(
+        sql.raw(
+          `create trigger test_refuse_${table}_${operation} before ${operation} on ${table} for each row execute function test_refuse()`,
+        ),
+      );
     },
 
     async stopFailing(table: Table, operation: Operation) {

@@ -23,7 +23,9 @@ export class TestClock {
  * Server tests run on a fresh in-memory PGlite per file, or, when TEST_DATABASE_URL is set (CI's
  * PostgreSQL run), on a fresh database created on that server and dropped afterwards.
  */
-export async function freshDatabase(onQuery: (sql: string) => void = () => undefined): Promise<{ database: Database; drop: () => Promise<void> }> {
+export async function freshDatabase(
+  onQuery: (sql: string) => void = () => undefined,
+): Promise<{ database: Database; drop: () => Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
     const database = await openDatabase({ kind: 'embedded', dataDir: null, onQuery });

@@ -77,9 +77,15 @@ async function login(loginId: string, captcha: string) {
 
 test('Umi finds one handler per method and prefix, all in mock/server.ts', () => {
   const mockData = getMockData({ cwd: ROOT, mockConfig: {} });
-  expect(Object.keys(mockData).sort()).toEqual(
-    ['DELETE /api/*', 'GET /api/*', 'GET /res/captcha', 'GET /static/uploads/*', 'PATCH /api/*', 'POST /api/*', 'PUT /api/*'],
-  );
+  expect(Object.keys(mockData).sort()).toEqual([
+    'DELETE /api/*',
+    'GET /api/*',
+    'GET /res/captcha',
+    'GET /static/uploads/*',
+    'PATCH /api/*',
+    'POST /api/*',
+    'PUT /api/*',
+  ]);
   expect(new Set(Object.values(mockData).map((m) => path.relative(ROOT, m.file!)))).toEqual(new Set(['mock/server.ts']));
 });
 
@@ -136,7 +142,13 @@ test('a book created with a JSON body reads back as stored, its HTML cleaned; a 
   const [type] = (await call<{ _id: string }[]>('GET', '/api/type', { token })).body!.data;
   const created = await call<{ _id: string }>('POST', '/api/book', {
     token,
-    body: { bookTitle: '模拟数据之书', downloadLink: 'https://example.com/book', bookIntro: '<p>简介</p><script>x()</script>', requirePoints: 20, typeId: type._id },
+    body: {
+      bookTitle: '模拟数据之书',
+      downloadLink: 'https://example.com/book',
+      bookIntro: '<p>简介</p><script>x()</script>',
+      requirePoints: 20,
+      typeId: type._id,
+    },
   });
   expect(created.status).toBe(201);
   const read = await call('GET', `/api/book/${created.body!.data._id}`, { token });

@@ -165,7 +165,12 @@ function percentile(sorted: number[], p: number): number {
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-async function prepareDatabase(): Promise<{ dataDir: string; databaseUrl?: string; open: () => Promise<Database>; drop: () => Promise<void> }> {
+async function prepareDatabase(): Promise<{
+  dataDir: string;
+  databaseUrl?: string;
+  open: () => Promise<Database>;
+  drop: () => Promise<void>;
+}> {
   const dataDir = await embeddedDataDir();
   const adminUrl = process.env.DATABASE_URL?.trim();
   if (!adminUrl) {
@@ -191,7 +196,9 @@ async function main() {
   const { durationMs, rate, warmupMs, seed: seedNumber } = options();
   const rand = generator(seedNumber);
   const target = await prepareDatabase();
-  const where = target.databaseUrl ? `PostgreSQL（临时数据库 ${new URL(target.databaseUrl).pathname.slice(1)}）` : `内置数据库（${target.dataDir}）`;
+  const where = target.databaseUrl
+    ? `PostgreSQL（临时数据库 ${new URL(target.databaseUrl).pathname.slice(1)}）`
+    : `内置数据库（${target.dataDir}）`;
   console.log(`soak：${where}，${rate} 次/秒，${durationMs / 1000} 秒，预热 ${warmupMs / 1000} 秒`);
 
   // Seed before the server opens the database (the embedded one admits a single process).
@@ -265,10 +272,34 @@ async function main() {
       [1, () => ({ kind: 'list', method: 'GET', path: '/api/stats', expect: 200 })],
       [1, () => ({ kind: 'list', method: 'GET', path: '/api/type', expect: 200 })],
       // search
-      [3, () => ({ kind: 'search', method: 'GET', path: `/api/user?nickname=${encodeURIComponent(rand.pick(['张', '李', '小', '码']))}`, expect: 200 })],
-      [3, () => ({ kind: 'search', method: 'GET', path: `/api/issue?issueTitle=${encodeURIComponent(rand.pick(words))}&issueStatus=${rand.pick(['true', 'false'])}`, expect: 200 })],
+      [
+        3,
+        () => ({
+          kind: 'search',
+          method: 'GET',
+          path: `/api/user?nickname=${encodeURIComponent(rand.pick(['张', '李', '小', '码']))}`,
+          expect: 200,
+        }),
+      ],
+      [
+        3,
+        () => ({
+          kind: 'search',
+          method: 'GET',
+          path: `/api/issue?issueTitle=${encodeURIComponent(rand.pick(words))}&issueStatus=${rand.pick(['true', 'false'])}`,
+          expect: 200,
+        }),
+      ],
       [3, () => ({ kind: 'search', method: 'GET', path: `/api/book?bookTitle=${encodeURIComponent(rand.pick(words))}`, expect: 200 })],
-      [2, () => ({ kind: 'search', method: 'GET', path: `/api/comment/1?commentContent=${encodeURIComponent(rand.pick(words))}`, expect: 200 })],
+      [
+        2,
+        () => ({
+          kind: 'search',
+          method: 'GET',
+          path: `/api/comment/1?commentContent=${encodeURIComponent(rand.pick(words))}`,
+          expect: 200,
+        }),
+      ],
       // read
       [5, () => ({ kind: 'read', method: 'GET', path: `/api/user/${rand.pick(seeded.users)}`, expect: 200 })],
       [4, () => ({ kind: 'read', method: 'GET', path: `/api/issue/${rand.pick(seeded.issues)}`, expect: 200 })],
@@ -277,129 +308,216 @@ async function main() {
       [3, () => ({ kind: 'read', method: 'GET', path: `/api/comment/issuecomment/${rand.pick(seeded.issues)}`, expect: 200 })],
       [2, () => (created.uploads.length ? { kind: 'read', method: 'GET', path: rand.pick(created.uploads).path, expect: 200 } : null)],
       // create
-      [1, () => ({
-        kind: 'create',
-        method: 'POST',
-        path: '/api/user',
-        expect: 201,
-        body: { loginId: `soak-${seedNumber}-${serial++}`, loginPwd: 'soak-password', nickname: `浸泡用户${serial}` },
-        onAnswer: (a) => created.users.add({ id: a.body.data._id }),
-      })],
-      [3, () => {
-        const user = created.users.lease(rand.next);
-        return {
+      [
+        1,
+        () => ({
           kind: 'create',
           method: 'POST',
-          path: '/api/issue',
+          path: '/api/user',
           expect: 201,
-          body: { issueTitle: `浸泡问答 ${serial++}`, issueContent: '<p>内容</p>', userId: user?.id ?? rand.pick(seeded.users), typeId: rand.pick(typeIds) },
-          onAnswer: (a) => {
-            if (user) created.users.release(user);
-            if (a.status === 201) created.issues.add({ id: a.body.data._id, userId: user?.id ?? null, approved: false });
-          },
-        };
-      }],
-      [2, () => ({
-        kind: 'create',
-        method: 'POST',
-        path: '/api/book',
-        expect: 201,
-        body: { bookTitle: `浸泡书籍 ${serial++}`, downloadLink: 'https://example.com/soak', bookIntro: '<p>简介</p>', requirePoints: rand.int(50), typeId: rand.pick(typeIds) },
-        onAnswer: (a) => created.books.add({ id: a.body.data._id }),
-      })],
-      [5, () => {
-        // Comments from the soak's own users too, so that deleting a user has counters to put right.
-        const user = created.users.lease(rand.next);
-        const onBook = rand.next() < 0.4;
-        const book = onBook ? created.books.lease(rand.next) : null;
-        const issue = onBook ? null : created.issues.lease(rand.next);
-        const target = onBook ? { commentType: 2, bookId: book?.id ?? rand.pick(seeded.books) } : { commentType: 1, issueId: issue?.id ?? rand.pick(seeded.issues) };
-        return {
+          body: { loginId: `soak-${seedNumber}-${serial++}`, loginPwd: 'soak-password', nickname: `浸泡用户${serial}` },
+          onAnswer: (a) => created.users.add({ id: a.body.data._id }),
+        }),
+      ],
+      [
+        3,
+        () => {
+          const user = created.users.lease(rand.next);
+          return {
+            kind: 'create',
+            method: 'POST',
+            path: '/api/issue',
+            expect: 201,
+            body: {
+              issueTitle: `浸泡问答 ${serial++}`,
+              issueContent: '<p>内容</p>',
+              userId: user?.id ?? rand.pick(seeded.users),
+              typeId: rand.pick(typeIds),
+            },
+            onAnswer: (a) => {
+              if (user) created.users.release(user);
+              if (a.status === 201) created.issues.add({ id: a.body.data._id, userId: user?.id ?? null, approved: false });
+            },
+          };
+        },
+      ],
+      [
+        2,
+        () => ({
           kind: 'create',
           method: 'POST',
-          path: '/api/comment',
+          path: '/api/book',
           expect: 201,
-          body: { userId: user?.id ?? rand.pick(seeded.users), ...target, commentContent: `<p>浸泡评论 ${serial++}</p>` },
-          onAnswer: (a) => {
-            for (const item of [user, book, issue]) if (item) item.leases--;
-            if (a.status === 201) {
-              created.comments.add({ id: a.body.data._id, userId: user?.id ?? null, issueId: issue?.id ?? null, bookId: book?.id ?? null });
-            }
+          body: {
+            bookTitle: `浸泡书籍 ${serial++}`,
+            downloadLink: 'https://example.com/soak',
+            bookIntro: '<p>简介</p>',
+            requirePoints: rand.int(50),
+            typeId: rand.pick(typeIds),
           },
-        };
-      }],
+          onAnswer: (a) => created.books.add({ id: a.body.data._id }),
+        }),
+      ],
+      [
+        5,
+        () => {
+          // Comments from the soak's own users too, so that deleting a user has counters to put right.
+          const user = created.users.lease(rand.next);
+          const onBook = rand.next() < 0.4;
+          const book = onBook ? created.books.lease(rand.next) : null;
+          const issue = onBook ? null : created.issues.lease(rand.next);
+          const target = onBook
+            ? { commentType: 2, bookId: book?.id ?? rand.pick(seeded.books) }
+            : { commentType: 1, issueId: issue?.id ?? rand.pick(seeded.issues) };
+          return {
+            kind: 'create',
+            method: 'POST',
+            path: '/api/comment',
+            expect: 201,
+            body: { userId: user?.id ?? rand.pick(seeded.users), ...target, commentContent: `<p>浸泡评论 ${serial++}</p>` },
+            onAnswer: (a) => {
+              for (const item of [user, book, issue]) if (item) item.leases--;
+              if (a.status === 201) {
+                created.comments.add({
+                  id: a.body.data._id,
+                  userId: user?.id ?? null,
+                  issueId: issue?.id ?? null,
+                  bookId: book?.id ?? null,
+                });
+              }
+            },
+          };
+        },
+      ],
       // edit
-      [3, () => ({ kind: 'edit', method: 'PATCH', path: `/api/user/${rand.pick(seeded.users)}`, expect: 200, body: { intro: `改于 ${Date.now()}` } })],
-      [2, () => ({ kind: 'edit', method: 'PATCH', path: `/api/book/${rand.pick(seeded.books)}`, expect: 200, body: { requirePoints: rand.int(100) } })],
-      [2, () => ({ kind: 'edit', method: 'PATCH', path: `/api/interview/${rand.pick(seeded.interviews)}`, expect: 200, body: { interviewTitle: `面试题 ${serial++}` } })],
-      [2, () => {
-        const issue = created.issues.lease(rand.next);
-        if (!issue) return null;
-        return { kind: 'edit', method: 'PATCH', path: `/api/issue/${issue.id}`, expect: 200, body: { issueTitle: `改过的问答 ${serial++}` }, onAnswer: () => created.issues.release(issue) };
-      }],
-      // approve
-      [3, () => {
-        const issue = created.issues.lease(rand.next, (i) => !i.approved);
-        if (!issue) return null;
-        return {
-          kind: 'approve',
+      [
+        3,
+        () => ({
+          kind: 'edit',
           method: 'PATCH',
-          path: `/api/issue/${issue.id}`,
+          path: `/api/user/${rand.pick(seeded.users)}`,
           expect: 200,
-          body: { issueStatus: true },
-          onAnswer: (a) => {
-            created.issues.release(issue);
-            if (a.status === 200) issue.approved = true;
-          },
-        };
-      }],
+          body: { intro: `改于 ${Date.now()}` },
+        }),
+      ],
+      [
+        2,
+        () => ({
+          kind: 'edit',
+          method: 'PATCH',
+          path: `/api/book/${rand.pick(seeded.books)}`,
+          expect: 200,
+          body: { requirePoints: rand.int(100) },
+        }),
+      ],
+      [
+        2,
+        () => ({
+          kind: 'edit',
+          method: 'PATCH',
+          path: `/api/interview/${rand.pick(seeded.interviews)}`,
+          expect: 200,
+          body: { interviewTitle: `面试题 ${serial++}` },
+        }),
+      ],
+      [
+        2,
+        () => {
+          const issue = created.issues.lease(rand.next);
+          if (!issue) return null;
+          return {
+            kind: 'edit',
+            method: 'PATCH',
+            path: `/api/issue/${issue.id}`,
+            expect: 200,
+            body: { issueTitle: `改过的问答 ${serial++}` },
+            onAnswer: () => created.issues.release(issue),
+          };
+        },
+      ],
+      // approve
+      [
+        3,
+        () => {
+          const issue = created.issues.lease(rand.next, (i) => !i.approved);
+          if (!issue) return null;
+          return {
+            kind: 'approve',
+            method: 'PATCH',
+            path: `/api/issue/${issue.id}`,
+            expect: 200,
+            body: { issueStatus: true },
+            onAnswer: (a) => {
+              created.issues.release(issue);
+              if (a.status === 200) issue.approved = true;
+            },
+          };
+        },
+      ],
       // delete: only rows nobody is using; what goes with them leaves the pools at once.
-      [3, () => {
-        const comment = created.comments.take(rand.next);
-        if (!comment) return null;
-        const letGo = holdParents(comment);
-        const operation = deletion('comments', comment.id);
-        return {
-          ...operation,
-          onAnswer: (a) => {
-            letGo();
-            return operation.onAnswer(a);
-          },
-        };
-      }],
-      [1, () => {
-        const issue = created.issues.size > 3 ? created.issues.take(rand.next) : null;
-        if (!issue) return null;
-        const comments = created.comments.removeWhere((c) => c.issueId === issue.id).map((c) => c.id);
-        return deletion('issues', issue.id, { comments });
-      }],
-      [1, () => {
-        const book = created.books.size > 2 ? created.books.take(rand.next) : null;
-        if (!book) return null;
-        const comments = created.comments.removeWhere((c) => c.bookId === book.id).map((c) => c.id);
-        return deletion('books', book.id, { comments });
-      }],
-      [1, () => {
-        const idle = (u: { id: string }) => created.issues.all().every((i) => i.userId !== u.id || i.leases === 0);
-        const user = created.users.size > 2 ? created.users.take(rand.next, idle) : null;
-        if (!user) return null;
-        // Deleting a user takes their issues, the comments under those, and every comment they wrote.
-        const issues = created.issues.removeWhere((i) => i.userId === user.id).map((i) => i.id);
-        const comments = created.comments.removeWhere((c) => c.userId === user.id || (c.issueId !== null && issues.includes(c.issueId))).map((c) => c.id);
-        return deletion('users', user.id, { issues, comments });
-      }],
+      [
+        3,
+        () => {
+          const comment = created.comments.take(rand.next);
+          if (!comment) return null;
+          const letGo = holdParents(comment);
+          const operation = deletion('comments', comment.id);
+          return {
+            ...operation,
+            onAnswer: (a) => {
+              letGo();
+              return operation.onAnswer(a);
+            },
+          };
+        },
+      ],
+      [
+        1,
+        () => {
+          const issue = created.issues.size > 3 ? created.issues.take(rand.next) : null;
+          if (!issue) return null;
+          const comments = created.comments.removeWhere((c) => c.issueId === issue.id).map((c) => c.id);
+          return deletion('issues', issue.id, { comments });
+        },
+      ],
+      [
+        1,
+        () => {
+          const book = created.books.size > 2 ? created.books.take(rand.next) : null;
+          if (!book) return null;
+          const comments = created.comments.removeWhere((c) => c.bookId === book.id).map((c) => c.id);
+          return deletion('books', book.id, { comments });
+        },
+      ],
+      [
+        1,
+        () => {
+          const idle = (u: { id: string }) => created.issues.all().every((i) => i.userId !== u.id || i.leases === 0);
+          const user = created.users.size > 2 ? created.users.take(rand.next, idle) : null;
+          if (!user) return null;
+          // Deleting a user takes their issues, the comments under those, and every comment they wrote.
+          const issues = created.issues.removeWhere((i) => i.userId === user.id).map((i) => i.id);
+          const comments = created.comments
+            .removeWhere((c) => c.userId === user.id || (c.issueId !== null && issues.includes(c.issueId)))
+            .map((c) => c.id);
+          return deletion('users', user.id, { issues, comments });
+        },
+      ],
       // upload
-      [2, () => {
-        const bytes = pngWithTail(serial++, 2048 + rand.int(30_000));
-        return {
-          kind: 'upload',
-          method: 'POST',
-          path: '/api/upload',
-          expect: 200,
-          form: imageForm(bytes),
-          onAnswer: (a) => a.status === 200 && created.uploads.push({ path: a.body.data, bytes }),
-        };
-      }],
+      [
+        2,
+        () => {
+          const bytes = pngWithTail(serial++, 2048 + rand.int(30_000));
+          return {
+            kind: 'upload',
+            method: 'POST',
+            path: '/api/upload',
+            expect: 200,
+            form: imageForm(bytes),
+            onAnswer: (a) => a.status === 200 && created.uploads.push({ path: a.body.data, bytes }),
+          };
+        },
+      ],
     ];
     const totalWeight = operations.reduce((sum, [w]) => sum + w, 0);
     const choose = (): Operation => {
@@ -426,10 +544,16 @@ async function main() {
       const done = (async () => {
         let outcome: Outcome;
         try {
-          const answer = await call(server.url, operation.method, operation.path, { token, body: operation.body, form: operation.form, timeoutMs: 30_000 });
+          const answer = await call(server.url, operation.method, operation.path, {
+            token,
+            body: operation.body,
+            form: operation.form,
+            timeoutMs: 30_000,
+          });
           operation.onAnswer?.(answer);
           outcome = { kind: operation.kind, status: answer.status, ms: answer.ms, at, unexpected: answer.status !== operation.expect };
-          if (outcome.unexpected) console.error(`意外的应答：${operation.method} ${operation.path} → ${answer.status} ${JSON.stringify(answer.body)}`);
+          if (outcome.unexpected)
+            console.error(`意外的应答：${operation.method} ${operation.path} → ${answer.status} ${JSON.stringify(answer.body)}`);
         } catch (error) {
           operation.onAnswer?.({ status: 0, body: null, ms: 0, headers: new Headers() });
           outcome = { kind: operation.kind, status: 'no answer', ms: performance.now() - at, at, unexpected: true };
@@ -462,7 +586,9 @@ async function main() {
       if (elapsed - lastReport >= 10_000) {
         lastReport = elapsed;
         const errors = outcomes.filter((o) => o.unexpected).length;
-        console.log(`  ${Math.round(elapsed / 1000)} 秒：${outcomes.length} 个应答，${errors} 个意外，进行中 ${inFlight}，RSS ${mb(server.rssBytes())}`);
+        console.log(
+          `  ${Math.round(elapsed / 1000)} 秒：${outcomes.length} 个应答，${errors} 个意外，进行中 ${inFlight}，RSS ${mb(server.rssBytes())}`,
+        );
       }
     }
     await Promise.all(pending);
@@ -493,7 +619,10 @@ async function main() {
       for (const problem of await consistencyProblems(database.db)) failures.push(`数据不一致：${problem}`);
       const present = async (table: string, list: string[]) => {
         if (!list.length) return new Set<string>();
-        const rows = await queryRows<{ id: string }>(database.db, sql`select id from ${sql.identifier(table)} where id = any(${`{${list.join(',')}}`}::text[])`);
+        const rows = await queryRows<{ id: string }>(
+          database.db,
+          sql`select id from ${sql.identifier(table)} where id = any(${`{${list.join(',')}}`}::text[])`,
+        );
         return new Set(rows.map((r) => r.id));
       };
       for (const table of ['users', 'books', 'issues', 'comments'] as const) {
@@ -523,18 +652,28 @@ async function main() {
     const all = outcomes.map((o) => o.ms).sort((a, b) => a - b);
     const seconds = durationMs / 1000;
     console.log('');
-    console.log(`请求：${outcomes.length}（目标 ${Math.floor(seconds * rate)}，实际 ${(outcomes.length / seconds).toFixed(1)} 次/秒），5xx：${fiveXX.length}，意外应答：${unexpected.length}，未发出：${skipped}`);
-    console.log(`延迟：p50 ${percentile(all, 50).toFixed(1)} ms，p99 ${percentile(all, 99).toFixed(1)} ms，最大 ${percentile(all, 100).toFixed(1)} ms`);
+    console.log(
+      `请求：${outcomes.length}（目标 ${Math.floor(seconds * rate)}，实际 ${(outcomes.length / seconds).toFixed(1)} 次/秒），5xx：${fiveXX.length}，意外应答：${unexpected.length}，未发出：${skipped}`,
+    );
+    console.log(
+      `延迟：p50 ${percentile(all, 50).toFixed(1)} ms，p99 ${percentile(all, 99).toFixed(1)} ms，最大 ${percentile(all, 100).toFixed(1)} ms`,
+    );
     for (const [kind, values] of [...byKind].sort()) {
       values.sort((a, b) => a - b);
-      console.log(`  ${kind.padEnd(8)} ${String(values.length).padStart(6)} 次  p50 ${percentile(values, 50).toFixed(1).padStart(7)} ms  p99 ${percentile(values, 99).toFixed(1).padStart(7)} ms`);
+      console.log(
+        `  ${kind.padEnd(8)} ${String(values.length).padStart(6)} 次  p50 ${percentile(values, 50).toFixed(1).padStart(7)} ms  p99 ${percentile(values, 99).toFixed(1).padStart(7)} ms`,
+      );
     }
-    console.log(`内存（RSS）：预热后 ${mb(rssWarm)}，结束时 ${mb(rssEnd)}，变化 ${(growth * 100).toFixed(1)}%（上限 +${RSS_GROWTH_LIMIT * 100}%）`);
+    console.log(
+      `内存（RSS）：预热后 ${mb(rssWarm)}，结束时 ${mb(rssEnd)}，变化 ${(growth * 100).toFixed(1)}%（上限 +${RSS_GROWTH_LIMIT * 100}%）`,
+    );
     const writes = (kind: string) => outcomes.filter((o) => o.kind === kind && !o.unexpected).length;
     console.log(
       `写入：新增 ${writes('create')} 条、修改 ${writes('edit')} 条、审核 ${writes('approve')} 条、上传 ${writes('upload')} 个；删除用户 ${deletions.users}、书籍 ${deletions.books}、问答 ${deletions.issues}、评论 ${deletions.comments}（连带删除的问答与评论共 ${deleted.issues.length + deleted.comments.length - deletions.issues - deletions.comments} 条）`,
     );
-    console.log(`结束时的数据：${JSON.stringify(counts!)}；计数器与实际一致：${failures.some((f) => f.startsWith('数据不一致')) ? '否' : '是'}；丢失记录：${lost}`);
+    console.log(
+      `结束时的数据：${JSON.stringify(counts!)}；计数器与实际一致：${failures.some((f) => f.startsWith('数据不一致')) ? '否' : '是'}；丢失记录：${lost}`,
+    );
     if (failures.length) {
       failed = true;
       console.log(`\nsoak 失败：\n- ${failures.join('\n- ')}`);

@@ -4,7 +4,13 @@ import { fileNameFrom } from '@/services/export';
 import type { Interview } from '../../contract/interview';
 
 const interviews: Interview[] = [
-  { _id: '65f1a2b3c4d5e6f708192e01', interviewTitle: '什么是闭包', interviewContent: '<p>答</p>', onShelfDate: 1_700_000_000_000, typeId: JS_TYPE },
+  {
+    _id: '65f1a2b3c4d5e6f708192e01',
+    interviewTitle: '什么是闭包',
+    interviewContent: '<p>答</p>',
+    onShelfDate: 1_700_000_000_000,
+    typeId: JS_TYPE,
+  },
 ];
 const FILE = '题目列表-20261123.csv';
 const net = listScreenNetwork((req) => {
@@ -47,7 +53,9 @@ describe('导出', () => {
   });
 
   it('reads the Chinese file name from Content-Disposition (RFC 5987), else the plain one', () => {
-    expect(fileNameFrom(`attachment; filename="a.csv"; filename*=UTF-8''${encodeURIComponent('用户列表-20261123.csv')}`)).toBe('用户列表-20261123.csv');
+    expect(fileNameFrom(`attachment; filename="a.csv"; filename*=UTF-8''${encodeURIComponent('用户列表-20261123.csv')}`)).toBe(
+      '用户列表-20261123.csv',
+    );
     expect(fileNameFrom('attachment; filename="a.csv"')).toBe('a.csv');
     expect(fileNameFrom(undefined)).toBeNull();
   });

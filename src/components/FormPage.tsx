@@ -106,11 +106,7 @@ export default function FormPage<Values, Item = undefined>({
       extra={historyOf && <HistoryButton entity={historyOf.entity} id={historyOf.id} onReverted={record?.reload} />}
     >
       {body}
-      <InitialPasswordModal
-        account={generated?.account}
-        password={generated?.password}
-        onClose={backToList}
-      />
+      <InitialPasswordModal account={generated?.account} password={generated?.password} onClose={backToList} />
     </PageContainer>
   );
 }
@@ -125,14 +121,7 @@ interface PageFormProps<Values> extends Pick<ProFormProps<Values>, 'initialValue
 }
 
 /** The form of a form page: labels beside the fields, the submit button then 重置 under them. */
-export function PageForm<Values>({
-  initialValues,
-  onFinish,
-  submitText,
-  labelSpan = 4,
-  fieldSpan = 12,
-  children,
-}: PageFormProps<Values>) {
+export function PageForm<Values>({ initialValues, onFinish, submitText, labelSpan = 4, fieldSpan = 12, children }: PageFormProps<Values>) {
   return (
     <ProForm<Values>
       layout="horizontal"

@@ -118,7 +118,9 @@ export default function HistoryButton({ entity, id, onReverted, link }: HistoryB
                     <Tag>{entry.action}</Tag>
                     <span>{entry.adminLoginId}</span>
                   </Space>
-                  {entry.changes?.map((change) => <ChangeLine key={change.field} change={change} />)}
+                  {entry.changes?.map((change) => (
+                    <ChangeLine key={change.field} change={change} />
+                  ))}
                   {entry.revertible && (
                     <Popconfirm
                       title="确定要把这些字段恢复为修改前的值吗？"

@@ -22,11 +22,7 @@ export default function InitialPasswordModal({ account, password, onClose }: Ini
         </Button>
       }
     >
-      <Alert
-        type="warning"
-        showIcon
-        message="初始密码只显示这一次，关闭后无法再次查看，请复制后转交本人。"
-      />
+      <Alert type="warning" showIcon message="初始密码只显示这一次，关闭后无法再次查看，请复制后转交本人。" />
       <Descriptions column={1} style={{ marginTop: 16 }}>
         <Descriptions.Item label="账号">{account}</Descriptions.Item>
         <Descriptions.Item label="初始密码">

@@ -4,8 +4,7 @@ import { Button, Popconfirm, type PopconfirmProps } from 'antd';
 import type { ReactNode } from 'react';
 import { message } from '@/utils/feedback';
 
-interface DeleteActionProps
-  extends Omit<PopconfirmProps, 'onConfirm' | 'okText' | 'cancelText' | 'children'> {
+interface DeleteActionProps extends Omit<PopconfirmProps, 'onConfirm' | 'okText' | 'cancelText' | 'children'> {
   /** Deletes the record; a refusal rejects, once the request layer has shown it. */
   remove: () => Promise<unknown>;
   /** Said once the record is gone. */

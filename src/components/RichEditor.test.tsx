@@ -148,7 +148,15 @@ describe('RichEditor', () => {
     function Form() {
       const [html, setHtml] = useState('');
       load = setHtml;
-      return <RichEditor value={html} onChange={(next) => { onChange(next); setHtml(next); }} />;
+      return (
+        <RichEditor
+          value={html}
+          onChange={(next) => {
+            onChange(next);
+            setHtml(next);
+          }}
+        />
+      );
     }
     render(<Form />);
     const area = await editable();

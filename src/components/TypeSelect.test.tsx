@@ -36,8 +36,7 @@ function withStore(children: ReactNode, typeList: TypeRecord[] = []) {
 
 const openSelect = () => fireEvent.mouseDown(screen.getByRole('combobox'));
 
-const option = (name: string) =>
-  screen.findByText(name, { selector: '.ant-select-item-option-content' }, { timeout: 5_000 });
+const option = (name: string) => screen.findByText(name, { selector: '.ant-select-item-option-content' }, { timeout: 5_000 });
 
 describe('TypeSelect', () => {
   it('loads the types from GET /api/type when the store has none and lists their names', async () => {

@@ -1,10 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { describeRequestError } from '@/requestErrorConfig';
 
-export type Loaded<T> =
-  | { status: 'loading' }
-  | { status: 'failed'; error: string }
-  | { status: 'ready'; value: T };
+export type Loaded<T> = { status: 'loading' } | { status: 'failed'; error: string } | { status: 'ready'; value: T };
 
 /**
  * Runs `load` on mount and whenever it changes (keep it stable with useCallback), and answers

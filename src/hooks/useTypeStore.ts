@@ -18,8 +18,7 @@ export function useTypeStore() {
   const actions = useMemo(() => {
     // dva's promise middleware makes dispatching an effect return the effect's result; redux's
     // Dispatch type does not know that, hence the casts.
-    const run = <R>(type: string, payload?: unknown) =>
-      dispatch({ type, payload }) as unknown as Promise<R>;
+    const run = <R>(type: string, payload?: unknown) => dispatch({ type, payload }) as unknown as Promise<R>;
     return {
       init: () => run<void>('type/init'),
       add: (typeName: string) => run<TypeRecord>('type/add', typeName),

@@ -26,7 +26,10 @@ describe('admin model', () => {
   it('init replaces the list with every admin the server answers', async () => {
     const fromServer = [admin('1'), admin('2')];
     const model = runner({ adminList: [admin('9')] });
-    model.provide(listAdmins, jest.fn(async () => fromServer));
+    model.provide(
+      listAdmins,
+      jest.fn(async () => fromServer),
+    );
 
     await expect(model.run('init')).resolves.toBeUndefined();
 
@@ -36,7 +39,10 @@ describe('admin model', () => {
   it('init keeps the list and hands the refusal to its caller', async () => {
     const model = runner({ adminList: [admin('9')] });
     const refusal = refused();
-    model.provide(listAdmins, jest.fn(async () => Promise.reject(refusal)));
+    model.provide(
+      listAdmins,
+      jest.fn(async () => Promise.reject(refusal)),
+    );
 
     await expect(model.run('init')).rejects.toBe(refusal);
 
@@ -46,7 +52,10 @@ describe('admin model', () => {
   it('add posts the new admin and appends the record the server returned', async () => {
     const created: CreatedAdmin = { ...admin('3'), initialPassword: 'Zx8-once' };
     const model = runner({ adminList: [admin('1')] });
-    const post = model.provide(createAdmin, jest.fn(async () => created));
+    const post = model.provide(
+      createAdmin,
+      jest.fn(async () => created),
+    );
 
     const answer = await model.run('add', { loginId: 'admin3', permission: 2 });
 
@@ -57,12 +66,12 @@ describe('admin model', () => {
 
   it('add answers the generated password but never keeps it in the store', async () => {
     const model = runner();
-    model.provide(createAdmin, jest.fn(async () => ({ ...admin('3'), initialPassword: 'Zx8-once' })));
-
-    await expect(model.run('add', { loginId: 'admin3', permission: 2 })).resolves.toHaveProperty(
-      'initialPassword',
-      'Zx8-once',
+    model.provide(
+      createAdmin,
+      jest.fn(async () => ({ ...admin('3'), initialPassword: 'Zx8-once' })),
     );
+
+    await expect(model.run('add', { loginId: 'admin3', permission: 2 })).resolves.toHaveProperty('initialPassword', 'Zx8-once');
 
     expect(model.state.adminList[0]).not.toHaveProperty('initialPassword');
   });
@@ -70,7 +79,10 @@ describe('admin model', () => {
   it('add does not append and hands the refusal to its caller when the server refuses', async () => {
     const model = runner({ adminList: [admin('1')] });
     const refusal = refused();
-    model.provide(createAdmin, jest.fn(async () => Promise.reject(refusal)));
+    model.provide(
+      createAdmin,
+      jest.fn(async () => Promise.reject(refusal)),
+    );
 
     await expect(model.run('add', { loginId: 'admin1', permission: 2 })).rejects.toBe(refusal);
 
@@ -80,7 +92,10 @@ describe('admin model', () => {
   it('delete removes the admin only once the server has said yes', async () => {
     const call = deferred<void>();
     const model = runner({ adminList: [admin('1'), admin('2')] });
-    const remove = model.provide(removeAdmin, jest.fn(() => call.promise));
+    const remove = model.provide(
+      removeAdmin,
+      jest.fn(() => call.promise),
+    );
 
     const running = model.run('delete', admin('2')._id);
     await Promise.resolve();
@@ -95,7 +110,10 @@ describe('admin model', () => {
   it('delete keeps the admin and hands the refusal to its caller', async () => {
     const model = runner({ adminList: [admin('1'), admin('2')] });
     const refusal = refused();
-    model.provide(removeAdmin, jest.fn(async () => Promise.reject(refusal)));
+    model.provide(
+      removeAdmin,
+      jest.fn(async () => Promise.reject(refusal)),
+    );
 
     await expect(model.run('delete', admin('2')._id)).rejects.toBe(refusal);
 
@@ -105,8 +123,14 @@ describe('admin model', () => {
   it('edit sends the changes, re-fetches that admin and merges its fresh fields into its row', async () => {
     const fresh = admin('2', { nickname: '新昵称', avatar: '/static/uploads/a.png' });
     const model = runner({ adminList: [admin('1'), admin('2')] });
-    const patch = model.provide(updateAdmin, jest.fn(async () => fresh));
-    const get = model.provide(getAdmin, jest.fn(async () => fresh));
+    const patch = model.provide(
+      updateAdmin,
+      jest.fn(async () => fresh),
+    );
+    const get = model.provide(
+      getAdmin,
+      jest.fn(async () => fresh),
+    );
 
     const answer = await model.run('edit', {
       id: admin('2')._id,
@@ -125,8 +149,14 @@ describe('admin model', () => {
 
   it('edit takes the re-fetched record, not the PATCH answer, as the truth', async () => {
     const model = runner({ adminList: [admin('2')] });
-    model.provide(updateAdmin, jest.fn(async () => admin('2', { nickname: 'stale' })));
-    model.provide(getAdmin, jest.fn(async () => admin('2', { nickname: '服务器上的', enabled: false })));
+    model.provide(
+      updateAdmin,
+      jest.fn(async () => admin('2', { nickname: 'stale' })),
+    );
+    model.provide(
+      getAdmin,
+      jest.fn(async () => admin('2', { nickname: '服务器上的', enabled: false })),
+    );
 
     await model.run('edit', { id: admin('2')._id, changes: { nickname: '服务器上的' } });
 
@@ -136,12 +166,16 @@ describe('admin model', () => {
   it('edit leaves the row alone, fetches nothing and hands the refusal to its caller when the PATCH is refused', async () => {
     const model = runner({ adminList: [admin('2')] });
     const refusal = refused();
-    model.provide(updateAdmin, jest.fn(async () => Promise.reject(refusal)));
-    const get = model.provide(getAdmin, jest.fn(async () => admin('2')));
+    model.provide(
+      updateAdmin,
+      jest.fn(async () => Promise.reject(refusal)),
+    );
+    const get = model.provide(
+      getAdmin,
+      jest.fn(async () => admin('2')),
+    );
 
-    await expect(
-      model.run('edit', { id: admin('2')._id, changes: { enabled: false } }),
-    ).rejects.toBe(refusal);
+    await expect(model.run('edit', { id: admin('2')._id, changes: { enabled: false } })).rejects.toBe(refusal);
 
     expect(get).not.toHaveBeenCalled();
     expect(model.state.adminList).toEqual([admin('2')]);
@@ -151,8 +185,14 @@ describe('admin model', () => {
     const me = admin('1', { permission: 1 });
     const fresh = { ...me, nickname: '改过的我' };
     const model = runner({ adminList: [me], adminInfo: me });
-    model.provide(updateAdmin, jest.fn(async () => fresh));
-    model.provide(getAdmin, jest.fn(async () => fresh));
+    model.provide(
+      updateAdmin,
+      jest.fn(async () => fresh),
+    );
+    model.provide(
+      getAdmin,
+      jest.fn(async () => fresh),
+    );
 
     await model.run('edit', { id: me._id, changes: { nickname: '改过的我' } });
 

@@ -75,17 +75,12 @@ const AdminModel = {
 
     mergeAdmin(state: AdminModelState, { payload }: PayloadAction<Admin>): AdminModelState {
       // An edit of oneself reaches adminInfo through initialState (see AdminModelState).
-      const adminList = state.adminList.map((admin) =>
-        admin._id === payload._id ? { ...admin, ...payload } : admin,
-      );
+      const adminList = state.adminList.map((admin) => (admin._id === payload._id ? { ...admin, ...payload } : admin));
       return { ...state, adminList };
     },
 
     /** SPEC.md §4 "set current admin info": dispatched by app.tsx's AdminInfoMirror only. */
-    setAdminInfo(
-      state: AdminModelState,
-      { payload }: PayloadAction<WhoAmI | null>,
-    ): AdminModelState {
+    setAdminInfo(state: AdminModelState, { payload }: PayloadAction<WhoAmI | null>): AdminModelState {
       return { ...state, adminInfo: payload ? pickAdminInfo(payload) : null };
     },
   },

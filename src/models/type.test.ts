@@ -23,7 +23,10 @@ const runner = (initial: Partial<TypeModelState> = {}) => createModelRunner(Type
 describe('type model', () => {
   it('init replaces the list with the types the server answers', async () => {
     const model = runner({ typeList: [type('9', 'old')] });
-    model.provide(listTypes, jest.fn(async () => [type('1', 'HTML'), type('2', 'CSS')]));
+    model.provide(
+      listTypes,
+      jest.fn(async () => [type('1', 'HTML'), type('2', 'CSS')]),
+    );
 
     await expect(model.run('init')).resolves.toBeUndefined();
 
@@ -33,7 +36,10 @@ describe('type model', () => {
   it('init keeps the list and hands the failure to its caller when the call fails', async () => {
     const model = runner({ typeList: [type('9', 'old')] });
     const failure = new Error('Network Error');
-    model.provide(listTypes, jest.fn(async () => Promise.reject(failure)));
+    model.provide(
+      listTypes,
+      jest.fn(async () => Promise.reject(failure)),
+    );
 
     await expect(model.run('init')).rejects.toBe(failure);
 
@@ -42,7 +48,10 @@ describe('type model', () => {
 
   it('add posts the name and appends the record the server returned', async () => {
     const model = runner({ typeList: [type('1', 'HTML')] });
-    const post = model.provide(createType, jest.fn(async () => type('3', 'Go')));
+    const post = model.provide(
+      createType,
+      jest.fn(async () => type('3', 'Go')),
+    );
 
     await expect(model.run('add', 'Go')).resolves.toEqual(type('3', 'Go'));
 
@@ -53,7 +62,10 @@ describe('type model', () => {
   it('add does not append and hands the refusal to its caller when the server refuses', async () => {
     const model = runner({ typeList: [type('1', 'HTML')] });
     const refusal = new Error('409');
-    model.provide(createType, jest.fn(async () => Promise.reject(refusal)));
+    model.provide(
+      createType,
+      jest.fn(async () => Promise.reject(refusal)),
+    );
 
     await expect(model.run('add', 'HTML')).rejects.toBe(refusal);
 
@@ -63,7 +75,10 @@ describe('type model', () => {
   it('delete removes the type only once the server has said yes', async () => {
     const call = deferred<void>();
     const model = runner({ typeList: [type('1', 'HTML'), type('2', 'CSS')] });
-    const remove = model.provide(removeType, jest.fn(() => call.promise));
+    const remove = model.provide(
+      removeType,
+      jest.fn(() => call.promise),
+    );
 
     const running = model.run('delete', idOf('2'));
     await Promise.resolve();
@@ -78,7 +93,10 @@ describe('type model', () => {
   it('delete keeps a type the server refuses to delete because it is in use', async () => {
     const model = runner({ typeList: [type('1', 'HTML'), type('2', 'CSS')] });
     const refusal = inUse();
-    model.provide(removeType, jest.fn(async () => Promise.reject(refusal)));
+    model.provide(
+      removeType,
+      jest.fn(async () => Promise.reject(refusal)),
+    );
 
     await expect(model.run('delete', idOf('2'))).rejects.toBe(refusal);
 
@@ -87,7 +105,10 @@ describe('type model', () => {
 
   it('edit renames the type in place once the server accepted it', async () => {
     const model = runner({ typeList: [type('1', 'HTML'), type('2', 'CSS'), type('3', 'JS')] });
-    const patch = model.provide(updateType, jest.fn(async () => type('2', 'CSS3')));
+    const patch = model.provide(
+      updateType,
+      jest.fn(async () => type('2', 'CSS3')),
+    );
 
     await expect(model.run('edit', { id: idOf('2'), typeName: 'CSS3' })).resolves.toBeUndefined();
 
@@ -98,7 +119,10 @@ describe('type model', () => {
   it('edit keeps the old name when the server refuses the rename', async () => {
     const model = runner({ typeList: [type('2', 'CSS')] });
     const refusal = new Error('409');
-    model.provide(updateType, jest.fn(async () => Promise.reject(refusal)));
+    model.provide(
+      updateType,
+      jest.fn(async () => Promise.reject(refusal)),
+    );
 
     await expect(model.run('edit', { id: idOf('2'), typeName: 'HTML' })).rejects.toBe(refusal);
 

@@ -56,13 +56,8 @@ const TypeModel = {
       return { ...state, typeList: state.typeList.filter((type) => type._id !== id) };
     },
 
-    renameType(
-      state: TypeModelState,
-      { payload }: PayloadAction<RenameTypePayload>,
-    ): TypeModelState {
-      const typeList = state.typeList.map((type) =>
-        type._id === payload.id ? { ...type, typeName: payload.typeName } : type,
-      );
+    renameType(state: TypeModelState, { payload }: PayloadAction<RenameTypePayload>): TypeModelState {
+      const typeList = state.typeList.map((type) => (type._id === payload.id ? { ...type, typeName: payload.typeName } : type));
       return { ...state, typeList };
     },
   },

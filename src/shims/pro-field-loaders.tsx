@@ -48,8 +48,6 @@ export function lazyFieldModule(name: string) {
   if (!load) throw new Error(`lazy-pro-field: no loader for the value type component "${name}"`);
   return {
     Field: lazyField(load),
-    FieldTimeRangePicker: lazyField(() =>
-      load().then((module) => ({ default: module.FieldTimeRangePicker as AnyComponent })),
-    ),
+    FieldTimeRangePicker: lazyField(() => load().then((module) => ({ default: module.FieldTimeRangePicker as AnyComponent }))),
   };
 }

@@ -57,9 +57,7 @@ export function installFakeNetwork(server: FakeServer): FakeRequest[] {
     const request: FakeRequest = {
       method: (config.method ?? 'get').toUpperCase(),
       url: config.url ?? '',
-      headers: Object.fromEntries(
-        Object.entries(config.headers ?? {}).map(([key, value]) => [key, String(value)]),
-      ),
+      headers: Object.fromEntries(Object.entries(config.headers ?? {}).map(([key, value]) => [key, String(value)])),
       body: parseBody(config.data),
     };
     sent.push(request);

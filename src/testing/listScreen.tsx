@@ -52,9 +52,7 @@ export function listScreenNetwork(routes: Route) {
     sent: [] as FakeRequest[],
     /** The queries of the GETs to `path?…`, in order. */
     queriesTo: (path: string) =>
-      net.sent
-        .filter((r) => r.method === 'GET' && r.url.startsWith(`${path}?`))
-        .map((r) => new URLSearchParams(r.url.split('?')[1])),
+      net.sent.filter((r) => r.method === 'GET' && r.url.startsWith(`${path}?`)).map((r) => new URLSearchParams(r.url.split('?')[1])),
   };
   net.sent = installFakeNetwork((req) => {
     const special = net.handle(req);

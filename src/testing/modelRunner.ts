@@ -20,10 +20,7 @@ type Instruction =
   | { kind: 'select'; selector: (state: Record<string, unknown>) => unknown };
 
 // `never` payloads let models whose effects take specific payloads fit one shape.
-type ModelEffect = (
-  action: PayloadAction<never>,
-  commands: EffectsCommandMap,
-) => Generator<unknown, unknown, unknown>;
+type ModelEffect = (action: PayloadAction<never>, commands: EffectsCommandMap) => Generator<unknown, unknown, unknown>;
 type ModelReducer<S> = (state: S, action: PayloadAction<never>) => S;
 
 export interface DvaModelLike<S> {
@@ -65,10 +62,7 @@ export function createModelRunner<S>(model: DvaModelLike<S>, initial: Partial<S>
   };
 
   async function run(effect: string, payload?: unknown): Promise<unknown> {
-    const generator = model.effects[effect](
-      { type: `${prefix}${effect}`, payload } as PayloadAction<never>,
-      commands,
-    );
+    const generator = model.effects[effect]({ type: `${prefix}${effect}`, payload } as PayloadAction<never>, commands);
     let step = generator.next();
     while (!step.done) {
       const instruction = step.value as Instruction;

@@ -1,12 +1,9 @@
 import { loginPathFrom, safeRedirect, toInitialState } from '@/utils/session';
 
 describe('safeRedirect', () => {
-  it.each(['/typeList', '/admin/adminList?x=1', '/issue/65f1a2b3c4d5e6f708192a3b'])(
-    'follows the same-origin path %s',
-    (path) => {
-      expect(safeRedirect(path)).toBe(path);
-    },
-  );
+  it.each(['/typeList', '/admin/adminList?x=1', '/issue/65f1a2b3c4d5e6f708192a3b'])('follows the same-origin path %s', (path) => {
+    expect(safeRedirect(path)).toBe(path);
+  });
 
   it.each([
     ['another origin', '//evil.example/x'],
@@ -23,9 +20,7 @@ describe('safeRedirect', () => {
 
 describe('loginPathFrom', () => {
   it('remembers the page the admin was on', () => {
-    expect(loginPathFrom('/book/bookList?current=2')).toBe(
-      '/login?redirect=%2Fbook%2FbookList%3Fcurrent%3D2',
-    );
+    expect(loginPathFrom('/book/bookList?current=2')).toBe('/login?redirect=%2Fbook%2FbookList%3Fcurrent%3D2');
   });
 
   it('adds nothing for the root page', () => {

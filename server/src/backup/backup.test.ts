@@ -33,7 +33,9 @@ function multipart(name: string, data: Buffer) {
   const boundary = '----cs-backup-boundary';
   return {
     payload: Buffer.concat([
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+      ),
       data,
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]),
@@ -50,7 +52,12 @@ async function snapshot(db: Db): Promise<Record<string, unknown[]>> {
   for (const table of BACKED_UP_TABLES) {
     const rows = await queryRows<Record<string, unknown>>(db, sql`select * from ${sql.identifier(table)} order by 1`);
     tables[table] = rows.map((row) =>
-      Object.fromEntries(Object.entries(row).map(([key, value]) => [key, value instanceof Uint8Array ? `base64:${Buffer.from(value).toString('base64')}` : value])),
+      Object.fromEntries(
+        Object.entries(row).map(([key, value]) => [
+          key,
+          value instanceof Uint8Array ? `base64:${Buffer.from(value).toString('base64')}` : value,
+        ]),
+      ),
     );
   }
   return tables;
@@ -63,7 +70,11 @@ beforeAll(async () => {
   // Images of several kinds and sizes, one of them all 256 byte values many times over.
   const everyByte = Buffer.alloc(256 * 4000);
   for (let i = 0; i < everyByte.length; i++) everyByte[i] = i % 256;
-  for (const [name, bytes] of [['a.png', PNG], ['b.gif', GIF], ['c.png', Buffer.concat([PNG, everyByte])]] as const) {
+  for (const [name, bytes] of [
+    ['a.png', PNG],
+    ['b.gif', GIF],
+    ['c.png', Buffer.concat([PNG, everyByte])],
+  ] as const) {
     const response = await source.inject({ method: 'POST', url: '/api/upload', ...multipart(name, bytes) });
     expect(response.statusCode).toBe(200);
     images.push({ url: response.json().data, bytes });

@@ -140,7 +140,7 @@ export async function backup(db: Db, file: string): Promise<TableCounts> {
           const binary = names.filter((name) => isBinary(info.columns.get(name)!.column));
           await write(gzip, { table: info.name, columns: names, binary });
           let rows = 0;
-          let after: unknown ;
+          let after: unknown;
           for (;;) {
             const batch = (await tx
               .select()
@@ -226,7 +226,8 @@ export async function restore(database: Database, file: string, { force = false 
   try {
     const header = (await next()) as Header | undefined;
     if (!header || header.format !== BACKUP_FORMAT) throw new BackupError('这不是 coderstation 的备份文件');
-    if (header.version !== BACKUP_VERSION) throw new BackupError(`不支持的备份格式版本 ${header.version}（本程序读取版本 ${BACKUP_VERSION}）`);
+    if (header.version !== BACKUP_VERSION)
+      throw new BackupError(`不支持的备份格式版本 ${header.version}（本程序读取版本 ${BACKUP_VERSION}）`);
 
     await database.migrate();
     const { db } = database;
@@ -256,13 +257,15 @@ export async function restore(database: Database, file: string, { force = false 
         if (line === undefined) throw new BackupError('备份文件不完整（缺少结尾），可能在写入时被中断');
         if ('end' in line && line.end === true) {
           for (const [name, rows] of Object.entries(line.rows)) {
-            if (restored[name] !== rows) throw new BackupError(`备份文件不完整：表 ${name} 应有 ${rows} 行，读到 ${restored[name] ?? 0} 行`);
+            if (restored[name] !== rows)
+              throw new BackupError(`备份文件不完整：表 ${name} 应有 ${rows} 行，读到 ${restored[name] ?? 0} 行`);
           }
           break;
         }
         const start = line as TableStart;
         const info = all.get(start.table);
-        if (!info || !(BACKED_UP_TABLES as readonly string[]).includes(start.table)) throw new BackupError(`备份中有未知的表 ${start.table}`);
+        if (!info || !(BACKED_UP_TABLES as readonly string[]).includes(start.table))
+          throw new BackupError(`备份中有未知的表 ${start.table}`);
         for (const name of start.columns) {
           if (!info.columns.has(name)) throw new BackupError(`备份中表 ${start.table} 的列 ${name} 在当前数据库结构中不存在`);
         }
@@ -278,7 +281,8 @@ export async function restore(database: Database, file: string, { force = false 
           if (row === undefined) throw new BackupError(`备份文件不完整：表 ${start.table} 中途结束`);
           if (!Array.isArray(row)) {
             const end = row as TableEnd;
-            if (end.end !== start.table || end.rows !== rows) throw new BackupError(`备份文件第 ${lineNumber} 行：表 ${start.table} 的结尾不对`);
+            if (end.end !== start.table || end.rows !== rows)
+              throw new BackupError(`备份文件第 ${lineNumber} 行：表 ${start.table} 的结尾不对`);
             break;
           }
           const values: Record<string, unknown> = {};
@@ -296,7 +300,10 @@ export async function restore(database: Database, file: string, { force = false 
       // A serial column continues after the largest restored value, not from 1.
       for (const info of backedUp()) {
         for (const [name] of info.columns) {
-          const [sequence] = await queryRows<{ name: string | null }>(tx, sql`select pg_get_serial_sequence(${info.name}, ${name}) as name`);
+          const [sequence] = await queryRows<{ name: string | null }>(
+            tx,
+            sql`select pg_get_serial_sequence(${info.name}, ${name}) as name`,
+          );
           if (!sequence?.name) continue;
           await tx.execute(
             sql`select setval(${sequence.name}, coalesce((select max(${sql.identifier(name)}) from ${sql.identifier(info.name)}), 0) + 1, false)`,

@@ -56,7 +56,9 @@ async function main() {
       fs.mkdirSync(path.dirname(file), { recursive: true });
       const counts = await backup(database.db, file);
       const size = fs.statSync(file).size;
-      console.log(`已备份${where}到 ${file}（${(size / 1024 / 1024).toFixed(2)} MB，${((Date.now() - started) / 1000).toFixed(1)} 秒）：${describe(counts)}`);
+      console.log(
+        `已备份${where}到 ${file}（${(size / 1024 / 1024).toFixed(2)} MB，${((Date.now() - started) / 1000).toFixed(1)} 秒）：${describe(counts)}`,
+      );
     } else {
       const file = positionals[0];
       if (!file) throw new BackupError(`请指定要恢复的备份文件\n${USAGE}`);

@@ -113,7 +113,10 @@ function boundedClient(boundMs: number): typeof pg.Client {
       // Cursors and other submittables keep a portal open across calls: left as they are.
       if (typeof config?.submit === 'function') return super.query(config, values, callback);
       if (typeof values === 'function') [values, callback] = [undefined, values];
-      const timer = setTimeout(() => (this as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy(), boundMs);
+      const timer = setTimeout(
+        () => (this as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy(),
+        boundMs,
+      );
       if (typeof callback === 'function') {
         const done = callback as QueryCallback;
         return super.query(config, values, (error: Error | null, result: unknown) => {

@@ -144,7 +144,10 @@ describe('kept days and deep pages of the user list', () => {
     // Several per day, on day boundaries exactly, and before 1970.
     await addUsers(40, (i) => (i % 7) * DAY - (i % 3) * 1000 + (i % 2 ? DAY - 1 : 0) - 3 * DAY);
     await expectDaysTrue();
-    await db.update(users).set({ registerDate: sql`${users.registerDate} + ${5 * DAY}` }).where(sql`${users.loginId} like 'deep_1%'`);
+    await db
+      .update(users)
+      .set({ registerDate: sql`${users.registerDate} + ${5 * DAY}` })
+      .where(sql`${users.loginId} like 'deep_1%'`);
     await expectDaysTrue();
     await db.delete(users).where(sql`${users.loginId} like 'deep_2%'`);
     await expectDaysTrue();
@@ -170,10 +173,7 @@ describe('kept days and deep pages of the user list', () => {
     const repo = createUserRepository(db);
     const plain = async (offset: number, limit: number) =>
       (
-        await queryRows<{ id: string }>(
-          db,
-          sql`select id from users order by register_date desc, id desc limit ${limit} offset ${offset}`,
-        )
+        await queryRows<{ id: string }>(db, sql`select id from users order by register_date desc, id desc limit ${limit} offset ${offset}`)
       ).map((r) => r.id);
     for (const pageSize of [10, 7, 100]) {
       const pages = [DAY_ANCHOR_FROM / pageSize, 201, 250, 251, 259, 260, 261, 300, 372, 400];

@@ -104,7 +104,13 @@ function pageSource(db: Db, o: PageSourceOptions): PageRows {
   const limit = sql.placeholder('limit');
   const offset = sql.placeholder('offset');
   if (!o.textFiltered) {
-    const pageIds = db.select({ id: o.id }).from(o.table).where(o.where).orderBy(...newestFirst(o.date, o.id)).limit(limit).offset(offset);
+    const pageIds = db
+      .select({ id: o.id })
+      .from(o.table)
+      .where(o.where)
+      .orderBy(...newestFirst(o.date, o.id))
+      .limit(limit)
+      .offset(offset);
     return { query: db, pageIds: sql`(${pageIds}) as page`, total: o.total };
   }
   const matched = db.$with('matched').as(db.select({ id: o.id, date: o.date }).from(o.table).where(o.where));
@@ -148,7 +154,10 @@ export interface PagedList<F extends string, Row> {
   scan(values: ListValues<F>, batchSize?: number): AsyncGenerator<Row[]>;
 }
 
-export function defineList<F extends string, R extends { total: number }>(db: Db, definition: ListDefinition<F, R>): PagedList<F, Omit<R, 'total'>> {
+export function defineList<F extends string, R extends { total: number }>(
+  db: Db,
+  definition: ListDefinition<F, R>,
+): PagedList<F, Omit<R, 'total'>> {
   const filters = Object.entries(definition.filters) as Array<[F, ListFilter]>;
   const order = newestFirst(definition.date, definition.id);
 
@@ -156,7 +165,9 @@ export function defineList<F extends string, R extends { total: number }>(db: Db
   function listSql(values: Partial<Record<F, FilterValue | Placeholder>>) {
     const given = filters.filter(([name]) => values[name] !== undefined);
     const where = and(
-      ...given.map(([name, filter]) => (filter.kind === 'text' ? ilike(filter.column, values[name] as string) : eq(filter.column, values[name]))),
+      ...given.map(([name, filter]) =>
+        filter.kind === 'text' ? ilike(filter.column, values[name] as string) : eq(filter.column, values[name]),
+      ),
     );
     const textFiltered = given.some(([, filter]) => filter.kind === 'text');
     // Kept when every given filter is a key of the kept counts; anything else is counted.
@@ -173,10 +184,15 @@ export function defineList<F extends string, R extends { total: number }>(db: Db
     const key = given.join('_') || 'all';
     let statement = statements.get(key);
     if (!statement) {
-      const placeholders = Object.fromEntries(given.map((name) => [name, sql.placeholder(name)])) as unknown as Partial<Record<F, Placeholder>>;
+      const placeholders = Object.fromEntries(given.map((name) => [name, sql.placeholder(name)])) as unknown as Partial<
+        Record<F, Placeholder>
+      >;
       const { where, total, textFiltered } = listSql(placeholders);
       const source = pageSource(db, { table: definition.table, date: definition.date, id: definition.id, where, textFiltered, total });
-      statement = definition.rows(source).orderBy(...order).prepare(`${definition.name}_list_${key}`);
+      statement = definition
+        .rows(source)
+        .orderBy(...order)
+        .prepare(`${definition.name}_list_${key}`);
       statements.set(key, statement);
     }
     return statement;
@@ -217,10 +233,14 @@ export function defineList<F extends string, R extends { total: number }>(db: Db
     const key = `${given.join('_') || 'all'}_${after ? 'next' : 'first'}_${batchSize}`;
     let statement = scans.get(key);
     if (!statement) {
-      const placeholders = Object.fromEntries(given.map((name) => [name, sql.placeholder(name)])) as unknown as Partial<Record<F, Placeholder>>;
+      const placeholders = Object.fromEntries(given.map((name) => [name, sql.placeholder(name)])) as unknown as Partial<
+        Record<F, Placeholder>
+      >;
       const { where } = listSql(placeholders);
       // A row comparison the (date desc, id desc) index serves directly: the batch starts right after the last row.
-      const cursor = after ? sql`(${definition.date}, ${definition.id}) < (${sql.placeholder('date')}, ${sql.placeholder('id')})` : undefined;
+      const cursor = after
+        ? sql`(${definition.date}, ${definition.id}) < (${sql.placeholder('date')}, ${sql.placeholder('id')})`
+        : undefined;
       const ids = db
         .select({ id: definition.id })
         .from(definition.table)

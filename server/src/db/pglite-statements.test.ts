@@ -49,7 +49,12 @@ describe('prepared statement client', () => {
 
   it("throws PGlite's DatabaseError with the state and the statement, and goes on working", async () => {
     const failure = client.query('insert into t (id) values ($1)', [1]);
-    await expect(failure).rejects.toMatchObject({ code: '23505', constraint: 't_pkey', query: 'insert into t (id) values ($1)', params: [1] });
+    await expect(failure).rejects.toMatchObject({
+      code: '23505',
+      constraint: 't_pkey',
+      query: 'insert into t (id) values ($1)',
+      params: [1],
+    });
     await expect(client.query('select count(*)::int as n from t')).resolves.toMatchObject({ rows: [{ n: 2 }] });
   });
 
@@ -100,7 +105,10 @@ describe('memoUntilWrite on the embedded database', () => {
     let calls = 0;
     const lookup = async (id: string, now: number) => {
       calls++;
-      const rows = await queryRows<{ id: string; expires: number }>(database.db, sql`select id, expires_at::float8 as expires from admin_sessions where id = ${id} and expires_at > ${now}`);
+      const rows = await queryRows<{ id: string; expires: number }>(
+        database.db,
+        sql`select id, expires_at::float8 as expires from admin_sessions where id = ${id} and expires_at > ${now}`,
+      );
       return rows[0] ?? null;
     };
     const memo = memoUntilWrite(database.db, lookup, {

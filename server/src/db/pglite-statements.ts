@@ -168,7 +168,14 @@ export function preparedStatements(pg: PGlite): StatementClient {
       return known;
     }
     const name = `pglite_s${++counter}`;
-    const reply = await exchange(concat([...closing.map((old) => serialize.close({ type: 'S', name: old })), serialize.parse({ name, text }), serialize.describe({ type: 'S', name }), serialize.sync()]));
+    const reply = await exchange(
+      concat([
+        ...closing.map((old) => serialize.close({ type: 'S', name: old })),
+        serialize.parse({ name, text }),
+        serialize.describe({ type: 'S', name }),
+        serialize.sync(),
+      ]),
+    );
     closing.length = 0;
     const statement: Statement = { name, paramTypes: reply.paramTypes ?? [], fields: reply.fields ?? [] };
     statements.set(text, statement);
@@ -195,7 +202,9 @@ export function preparedStatements(pg: PGlite): StatementClient {
       const serializer = options?.serializers?.[type] ?? (pg.serializers[type] as Serializer | undefined);
       return serializer ? serializer(value) : String(value);
     });
-    const reply = await exchange(concat([serialize.bind({ statement: statement.name, values: values as string[] }), serialize.execute({}), serialize.sync()]));
+    const reply = await exchange(
+      concat([serialize.bind({ statement: statement.name, values: values as string[] }), serialize.execute({}), serialize.sync()]),
+    );
     if (!reply.tag?.startsWith('SELECT ')) writes++;
 
     const { fields } = statement;

@@ -208,12 +208,8 @@ export const comments = pgTable(
   (t) => [
     index('comments_type_date_idx').on(t.commentType, t.commentDate.desc(), t.id.desc()),
     index('comments_type_type_id_date_idx').on(t.commentType, t.typeId, t.commentDate.desc(), t.id.desc()),
-    index('comments_issue_id_date_idx')
-      .on(t.issueId, t.commentDate.desc(), t.id.desc())
-      .where(sql`${t.issueId} is not null`),
-    index('comments_book_id_date_idx')
-      .on(t.bookId, t.commentDate.desc(), t.id.desc())
-      .where(sql`${t.bookId} is not null`),
+    index('comments_issue_id_date_idx').on(t.issueId, t.commentDate.desc(), t.id.desc()).where(sql`${t.issueId} is not null`),
+    index('comments_book_id_date_idx').on(t.bookId, t.commentDate.desc(), t.id.desc()).where(sql`${t.bookId} is not null`),
     index('comments_user_id_idx').on(t.userId),
     index('comments_type_id_idx').on(t.typeId),
     trigram('comments_comment_content_trgm_idx', t.commentContent),

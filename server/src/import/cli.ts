@@ -43,7 +43,9 @@ function progress(): (collection: Collection, done: number, total: number) => vo
       lastDraw = Date.now();
       const ratio = total === 0 ? 1 : done / total;
       const filled = Math.round(ratio * 30);
-      process.stderr.write(`\r${collection.padEnd(10)} [${'#'.repeat(filled)}${'-'.repeat(30 - filled)}] ${String(Math.round(ratio * 100)).padStart(3)}% ${done}/${total} ${seconds}s`);
+      process.stderr.write(
+        `\r${collection.padEnd(10)} [${'#'.repeat(filled)}${'-'.repeat(30 - filled)}] ${String(Math.round(ratio * 100)).padStart(3)}% ${done}/${total} ${seconds}s`,
+      );
       if (finished) process.stderr.write('\n');
     } else if (finished) {
       // Without a terminal, one plain line per collection.
@@ -72,7 +74,8 @@ async function main() {
   if (positionals.length !== 1) throw new UsageError(`请指定一个来源\n${USAGE}`);
   const source = path.resolve(positionals[0]);
   const staticDir = values.static ? path.resolve(values.static) : null;
-  if (staticDir && !(fs.existsSync(staticDir) && fs.statSync(staticDir).isDirectory())) throw new UsageError(`--static ${staticDir} 不是文件夹`);
+  if (staticDir && !(fs.existsSync(staticDir) && fs.statSync(staticDir).isDirectory()))
+    throw new UsageError(`--static ${staticDir} 不是文件夹`);
 
   // The whole source is read (and a dump script parsed) before the database is touched.
   const data = await readSource(source);
@@ -80,7 +83,9 @@ async function main() {
   const database = await openConfiguredDatabase(config);
   try {
     await database.migrate();
-    console.error(`导入 ${source} 到${database.kind === 'postgres' ? ' PostgreSQL（DATABASE_URL）' : `内置数据库（${config.dataDir}）`}${values['dry-run'] ? '（试运行）' : ''}`);
+    console.error(
+      `导入 ${source} 到${database.kind === 'postgres' ? ' PostgreSQL（DATABASE_URL）' : `内置数据库（${config.dataDir}）`}${values['dry-run'] ? '（试运行）' : ''}`,
+    );
     const { report, newPasswords } = await runImport(database.db, data, {
       source,
       staticDir,

@@ -224,7 +224,12 @@ class Parser {
       this.skip();
       const c = this.peekChar();
       if (!c) this.fail('"{" 到文件末尾都没有闭合', line);
-      const key = c === '"' || c === "'" ? this.string() : isIdentStart(c) || /[0-9]/.test(c) ? this.key() : this.fail(`${this.describeHere()}，应为字段名`);
+      const key =
+        c === '"' || c === "'"
+          ? this.string()
+          : isIdentStart(c) || /[0-9]/.test(c)
+            ? this.key()
+            : this.fail(`${this.describeHere()}，应为字段名`);
       this.expect(':', '":"');
       // Own property even for "__proto__": a plain assignment would change the object's prototype.
       Object.defineProperty(doc, key, { value: this.value(depth + 1), enumerable: true, writable: true, configurable: true });
@@ -287,13 +292,27 @@ class Parser {
       const e = src[this.pos + 1];
       this.pos += 2;
       switch (e) {
-        case 'n': out += '\n'; break;
-        case 't': out += '\t'; break;
-        case 'r': out += '\r'; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'v': out += '\v'; break;
-        case '0': out += '\0'; break;
+        case 'n':
+          out += '\n';
+          break;
+        case 't':
+          out += '\t';
+          break;
+        case 'r':
+          out += '\r';
+          break;
+        case 'b':
+          out += '\b';
+          break;
+        case 'f':
+          out += '\f';
+          break;
+        case 'v':
+          out += '\v';
+          break;
+        case '0':
+          out += '\0';
+          break;
         case 'x': {
           const hex = src.slice(this.pos, this.pos + 2);
           if (!/^[0-9a-fA-F]{2}$/.test(hex)) this.fail('字符串中的 \\x 转义无效');
@@ -353,7 +372,8 @@ class Parser {
     if (depth > MAX_DEPTH) this.fail(`嵌套超过 ${MAX_DEPTH} 层`);
     const arg = args[0];
     if (name === 'ObjectId' || name === 'ObjectID') {
-      if (args.length !== 1 || typeof arg !== 'string' || !/^[0-9a-fA-F]{24}$/.test(arg)) this.fail(`${name} 的参数应为 24 位十六进制字符串`, line);
+      if (args.length !== 1 || typeof arg !== 'string' || !/^[0-9a-fA-F]{24}$/.test(arg))
+        this.fail(`${name} 的参数应为 24 位十六进制字符串`, line);
       return new ObjectIdValue(arg.toLowerCase());
     }
     if (name === 'ISODate' || name === 'Date') {
@@ -362,12 +382,19 @@ class Parser {
       return date;
     }
     // Int32("1"), NumberLong(100), Double("3.5"): a number, written as a string or not.
-    const n = typeof arg === 'number' ? arg : typeof arg === 'string' && /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/.test(arg) ? Number(arg) : Number.NaN;
+    const n =
+      typeof arg === 'number'
+        ? arg
+        : typeof arg === 'string' && /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/.test(arg)
+          ? Number(arg)
+          : Number.NaN;
     if (args.length !== 1 || Number.isNaN(n)) this.fail(`${name} 的参数应为数字`, line);
     return n;
   }
 }
 
 function isDoc(value: Value): value is Doc {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Date) && !(value instanceof ObjectIdValue);
+  return (
+    value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Date) && !(value instanceof ObjectIdValue)
+  );
 }

@@ -159,7 +159,10 @@ describe('npm run import: the sample dump with its static folder', () => {
     ]);
     expect(issues[1].issue_content).not.toMatch(/iframe/);
 
-    const comments = await queryRows<{ id: string; comment_content: string }>(db, sql`select id, comment_content from comments order by id`);
+    const comments = await queryRows<{ id: string; comment_content: string }>(
+      db,
+      sql`select id, comment_content from comments order by id`,
+    );
     expect(comments.map((c) => c.id)).toEqual(['64a1f0c2a1b2c3d4e5f60601', '64a1f0c2a1b2c3d4e5f60602', '64a1f0c2a1b2c3d4e5f60603']);
     expect(comments[1].comment_content).toBe('<p>谢谢！</p>');
 
@@ -173,7 +176,11 @@ describe('npm run import: the sample dump with its static folder', () => {
       { kind: 2, n: 1 },
     ]);
 
-    expect(first.legacyPasswords).toEqual({ admins: ['lotus', 'retired', 'station'], users: 3, someUsers: ['banned_bob', 'lihua', 'xiaoming'] });
+    expect(first.legacyPasswords).toEqual({
+      admins: ['lotus', 'retired', 'station'],
+      users: 3,
+      someUsers: ['banned_bob', 'lihua', 'xiaoming'],
+    });
   });
 
   it('a second run changes nothing and says why each record was left alone', async () => {
@@ -195,7 +202,10 @@ describe('npm run import: the sample dump with its static folder', () => {
   });
 
   it('an imported admin signs in once with the old password, which is then stored as argon2id', async () => {
-    const hashOf = () => one<{ password_hash: string; password_legacy: boolean }>(`select password_hash, password_legacy from admins where login_id = 'station'`);
+    const hashOf = () =>
+      one<{ password_hash: string; password_legacy: boolean }>(
+        `select password_hash, password_legacy from admins where login_id = 'station'`,
+      );
     expect(await hashOf()).toEqual({ password_hash: MD5_123456, password_legacy: true });
     // The md5 itself is no password.
     expect((await t.login('station', MD5_123456)).statusCode).toBe(401);
@@ -294,10 +304,15 @@ describe('npm run import: a malformed dump is refused with its line and nothing 
     fs.writeFileSync(file, text);
     return file;
   };
-  const good = (id: string, text: string) => `db.getCollection("types").insert([ {\n    _id: ObjectId("${id}"),\n    typeName: ${text}\n} ]);\n`;
+  const good = (id: string, text: string) =>
+    `db.getCollection("types").insert([ {\n    _id: ObjectId("${id}"),\n    typeName: ${text}\n} ]);\n`;
 
   it.each([
-    ['an unclosed bracket', `${good('64a1f0c2a1b2c3d4e5f6aa01', '"一"')}db.getCollection("types").insert([ {\n  _id: ObjectId("64a1f0c2a1b2c3d4e5f6aa02"),\n  typeName: "二"\n}\n`, 5],
+    [
+      'an unclosed bracket',
+      `${good('64a1f0c2a1b2c3d4e5f6aa01', '"一"')}db.getCollection("types").insert([ {\n  _id: ObjectId("64a1f0c2a1b2c3d4e5f6aa02"),\n  typeName: "二"\n}\n`,
+      5,
+    ],
     ['an unknown constructor', `${good('64a1f0c2a1b2c3d4e5f6aa01', '"一"')}${good('64a1f0c2a1b2c3d4e5f6aa02', 'Code("x")')}`, 7],
     ['process.exit() outside a string', `${good('64a1f0c2a1b2c3d4e5f6aa01', '"一"')}\nprocess.exit();\n`, 6],
     ['a call inside a document', `${good('64a1f0c2a1b2c3d4e5f6aa01', 'process.exit()')}`, 3],

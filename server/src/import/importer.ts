@@ -93,11 +93,44 @@ interface Spec {
 }
 
 const SPECS: Record<Collection, Spec> = {
-  types: { table: types, locks: ['types'], map: mapType, refs: [], images: [], unique: { field: 'typeName', column: 'type_name', label: '分类名称' } },
-  admins: { table: admins, locks: [], map: mapAdmin, refs: [], images: [{ field: 'avatar', fallback: DEFAULT_AVATAR }], unique: { field: 'loginId', column: 'login_id', label: '账号' } },
-  users: { table: users, locks: ['users'], map: mapUser, refs: [], images: [{ field: 'avatar', fallback: DEFAULT_AVATAR }], unique: { field: 'loginId', column: 'login_id', label: '账号' } },
-  books: { table: books, locks: ['books'], map: mapBook, refs: [{ field: 'typeId', target: 'types', label: '分类' }], images: [{ field: 'bookPic', fallback: DEFAULT_BOOK_COVER }] },
-  interviews: { table: interviews, locks: ['interviews'], map: mapInterview, refs: [{ field: 'typeId', target: 'types', label: '分类' }], images: [] },
+  types: {
+    table: types,
+    locks: ['types'],
+    map: mapType,
+    refs: [],
+    images: [],
+    unique: { field: 'typeName', column: 'type_name', label: '分类名称' },
+  },
+  admins: {
+    table: admins,
+    locks: [],
+    map: mapAdmin,
+    refs: [],
+    images: [{ field: 'avatar', fallback: DEFAULT_AVATAR }],
+    unique: { field: 'loginId', column: 'login_id', label: '账号' },
+  },
+  users: {
+    table: users,
+    locks: ['users'],
+    map: mapUser,
+    refs: [],
+    images: [{ field: 'avatar', fallback: DEFAULT_AVATAR }],
+    unique: { field: 'loginId', column: 'login_id', label: '账号' },
+  },
+  books: {
+    table: books,
+    locks: ['books'],
+    map: mapBook,
+    refs: [{ field: 'typeId', target: 'types', label: '分类' }],
+    images: [{ field: 'bookPic', fallback: DEFAULT_BOOK_COVER }],
+  },
+  interviews: {
+    table: interviews,
+    locks: ['interviews'],
+    map: mapInterview,
+    refs: [{ field: 'typeId', target: 'types', label: '分类' }],
+    images: [],
+  },
   issues: {
     table: issues,
     locks: ['issues'],
@@ -130,7 +163,10 @@ const jsonList = (values: string[]) => sql`(select json_array_elements_text(${JS
 async function existingIds(tx: Db, target: Collection, ids: string[]): Promise<Set<string>> {
   if (!ids.length) return new Set();
   const table = TABLES[target] as typeof types;
-  const rows = await tx.select({ id: table.id }).from(table).where(sql`${table.id} in ${jsonList(ids)}`);
+  const rows = await tx
+    .select({ id: table.id })
+    .from(table)
+    .where(sql`${table.id} in ${jsonList(ids)}`);
   return new Set(rows.map((row) => row.id));
 }
 
@@ -170,7 +206,17 @@ export async function runImport(db: Db, data: SourceData, options: ImportOptions
   const importCollection = async (tx: Db, collection: Collection) => {
     const spec = SPECS[collection];
     const docs: SourceDoc[] = data.collections.get(collection) ?? [];
-    const out: CollectionReport = { collection, read: docs.length, imported: 0, updated: 0, skipped: 0, fixed: 0, images: 0, skips: [], fixes: [] };
+    const out: CollectionReport = {
+      collection,
+      read: docs.length,
+      imported: 0,
+      updated: 0,
+      skipped: 0,
+      fixed: 0,
+      images: 0,
+      skips: [],
+      fixes: [],
+    };
     const notice = (source: SourceDoc, id: string | null, reason: string): Notice => ({
       collection,
       id,
@@ -196,7 +242,11 @@ export async function runImport(db: Db, data: SourceData, options: ImportOptions
       } catch (error) {
         if (!(error instanceof SkipRecord)) throw error;
         const rawId = source.doc._id;
-        skip(source, typeof rawId === 'object' && rawId && 'hex' in rawId ? String(rawId.hex) : typeof rawId === 'string' ? rawId : null, error.message);
+        skip(
+          source,
+          typeof rawId === 'object' && rawId && 'hex' in rawId ? String(rawId.hex) : typeof rawId === 'string' ? rawId : null,
+          error.message,
+        );
         continue;
       }
       if (seenIds.has(row.id)) {
@@ -216,9 +266,18 @@ export async function runImport(db: Db, data: SourceData, options: ImportOptions
     }
 
     // 2. Already there: left alone, or overwritten with --update. A unique name owned by another id: skipped.
-    const existing = await existingIds(tx, collection, candidates.map((c) => c.row.id));
+    const existing = await existingIds(
+      tx,
+      collection,
+      candidates.map((c) => c.row.id),
+    );
     const owners = spec.unique
-      ? await uniqueOwners(tx, spec.table, spec.unique.column, candidates.map((c) => String(c.row[spec.unique!.field])))
+      ? await uniqueOwners(
+          tx,
+          spec.table,
+          spec.unique.column,
+          candidates.map((c) => String(c.row[spec.unique!.field])),
+        )
       : new Map<string, string>();
     candidates = candidates.filter(({ row, source }) => {
       if (existing.has(row.id) && !options.update) {
@@ -267,7 +326,10 @@ export async function runImport(db: Db, data: SourceData, options: ImportOptions
       ] as const) {
         const ids = [...new Set(candidates.map((c) => c.row[column]).filter((v): v is string => typeof v === 'string'))];
         if (!ids.length) continue;
-        const rows = await tx.select({ id: target.id, typeId: target.typeId }).from(target).where(sql`${target.id} in ${jsonList(ids)}`);
+        const rows = await tx
+          .select({ id: target.id, typeId: target.typeId })
+          .from(target)
+          .where(sql`${target.id} in ${jsonList(ids)}`);
         for (const row of rows) targetType.set(row.id, row.typeId);
       }
       for (const c of candidates) {
@@ -316,8 +378,10 @@ export async function runImport(db: Db, data: SourceData, options: ImportOptions
       .map(({ key, name }) => {
         if ((collection === 'admins' || collection === 'users') && !(collection === 'admins' && options.resetLegacyPasswords)) {
           // An account that has already left its md5 behind keeps its password (unless --reset-legacy-passwords).
-          if (key === 'passwordHash') return `password_hash = case when ${tableName}.password_legacy then excluded.password_hash else ${tableName}.password_hash end`;
-          if (key === 'passwordLegacy') return `password_legacy = case when ${tableName}.password_legacy then excluded.password_legacy else false end`;
+          if (key === 'passwordHash')
+            return `password_hash = case when ${tableName}.password_legacy then excluded.password_hash else ${tableName}.password_hash end`;
+          if (key === 'passwordLegacy')
+            return `password_legacy = case when ${tableName}.password_legacy then excluded.password_legacy else false end`;
         }
         return `${quoted(name)} = excluded.${quoted(name)}`;
       });
@@ -377,11 +441,23 @@ export async function runImport(db: Db, data: SourceData, options: ImportOptions
   };
 
   const legacyAccounts = async (tx: Db) => {
-    const adminRows = await tx.select({ loginId: admins.loginId }).from(admins).where(sql`${admins.passwordLegacy}`).orderBy(admins.loginId);
+    const adminRows = await tx
+      .select({ loginId: admins.loginId })
+      .from(admins)
+      .where(sql`${admins.passwordLegacy}`)
+      .orderBy(admins.loginId);
     const [{ n }] = await queryRows<{ n: number }>(tx, sql`select count(*)::int as n from users where password_legacy`);
-    const some = await tx.select({ loginId: users.loginId }).from(users).where(sql`${users.passwordLegacy}`).orderBy(users.loginId).limit(20);
+    const some = await tx
+      .select({ loginId: users.loginId })
+      .from(users)
+      .where(sql`${users.passwordLegacy}`)
+      .orderBy(users.loginId)
+      .limit(20);
     report.legacyPasswords = { admins: adminRows.map((r) => r.loginId), users: Number(n), someUsers: some.map((r) => r.loginId) };
-    const [{ supers }] = await queryRows<{ supers: number }>(tx, sql`select count(*)::int as supers from admins where permission = 1 and enabled`);
+    const [{ supers }] = await queryRows<{ supers: number }>(
+      tx,
+      sql`select count(*)::int as supers from admins where permission = 1 and enabled`,
+    );
     if (Number(supers) === 0) report.warnings.push('数据库中没有可用的超级管理员：首次启动时会按 ADMIN_LOGIN_ID 创建一个');
   };
 

@@ -174,7 +174,16 @@ export function mapAdmin(r: RecordReader) {
     nickname = DEFAULT_ADMIN_NICKNAME;
     r.fixes.push(`${label('nickname')}为空，已设为「${DEFAULT_ADMIN_NICKNAME}」`);
   }
-  return { id, loginId, ...password(r, 'loginPwd'), nickname, avatar: r.image('avatar'), permission, enabled: r.bool('enabled', true), createdAt: idTime(id) };
+  return {
+    id,
+    loginId,
+    ...password(r, 'loginPwd'),
+    nickname,
+    avatar: r.image('avatar'),
+    permission,
+    enabled: r.bool('enabled', true),
+    createdAt: idTime(id),
+  };
 }
 
 export function mapUser(r: RecordReader) {

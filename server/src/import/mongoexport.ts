@@ -41,7 +41,8 @@ export function fromExtendedJson(value: unknown, where: () => string): Value {
       return date;
     }
     if (key === '$numberInt' || key === '$numberLong' || key === '$numberDouble' || key === '$numberDecimal') {
-      if (typeof inner !== 'string' || !(NUMBER.test(inner) || /^-?(Infinity|NaN)$/.test(inner))) throw new Error(`${where()}：${key} 应为数字字符串`);
+      if (typeof inner !== 'string' || !(NUMBER.test(inner) || /^-?(Infinity|NaN)$/.test(inner)))
+        throw new Error(`${where()}：${key} 应为数字字符串`);
       return Number(inner);
     }
   }
@@ -53,7 +54,8 @@ export function fromExtendedJson(value: unknown, where: () => string): Value {
 }
 
 function toDoc(parsed: unknown, file: string, line: number): Doc {
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new ExportSyntaxError(file, line, '不是一个文档（JSON 对象）');
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new ExportSyntaxError(file, line, '不是一个文档（JSON 对象）');
   try {
     return fromExtendedJson(parsed, () => `${file} 第 ${line} 行`) as Doc;
   } catch (error) {
@@ -69,7 +71,14 @@ export async function readExportFile(filePath: string): Promise<SourceDoc[]> {
   const headLength = fs.readSync(fd, head, 0, head.length, 0);
   fs.closeSync(fd);
   const docs: SourceDoc[] = [];
-  if (/^\s*\[/.test(head.subarray(0, headLength).toString('utf8').replace(/^\ufeff/, ''))) {
+  if (
+    /^\s*\[/.test(
+      head
+        .subarray(0, headLength)
+        .toString('utf8')
+        .replace(/^\ufeff/, ''),
+    )
+  ) {
     // --jsonArray: one array; lines are not known, so each document is named by its position.
     let parsed: unknown;
     try {

@@ -1,6 +1,7 @@
 import type { ImportReport, Notice } from './importer';
 
-const where = (n: Notice) => (n.file.toLowerCase().endsWith('.json') ? `${n.file.split(/[\\/]/).pop()} 第 ${n.line} 行` : `第 ${n.line} 行`);
+const where = (n: Notice) =>
+  n.file.toLowerCase().endsWith('.json') ? `${n.file.split(/[\\/]/).pop()} 第 ${n.line} 行` : `第 ${n.line} 行`;
 const describe = (n: Notice) => `  ${n.collection} ${n.id ?? '(无 id)'}（${where(n)}）：${n.reason}`;
 
 /** Pads by display width: a CJK character takes two columns. */
@@ -24,7 +25,9 @@ export function formatReport(report: ImportReport): string {
   const widths = [12, 8, 8, 8, 8, 8, 8];
   lines.push(head.map((h, i) => pad(h, widths[i])).join(''));
   for (const c of report.collections) {
-    lines.push([c.collection, c.read, c.imported, c.updated, c.skipped, c.fixed, c.images].map((v, i) => pad(String(v), widths[i])).join(''));
+    lines.push(
+      [c.collection, c.read, c.imported, c.updated, c.skipped, c.fixed, c.images].map((v, i) => pad(String(v), widths[i])).join(''),
+    );
   }
   if (report.ignored.length) {
     lines.push(`未导入（后台不管理的集合）：${report.ignored.map((i) => `${i.collection}（${i.documents} 条）`).join('，')}`);

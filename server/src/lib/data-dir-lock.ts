@@ -3,7 +3,9 @@ import path from 'node:path';
 
 export class DataDirInUseError extends Error {
   constructor(dataDir: string, pid: number) {
-    super(`数据目录 ${dataDir} 正被另一个服务进程（pid ${pid}）使用。内置数据库只能由一个进程打开；请先停止那个进程，或为这个进程设置另一个 DATA_DIR，或用 DATABASE_URL 连接 PostgreSQL。`);
+    super(
+      `数据目录 ${dataDir} 正被另一个服务进程（pid ${pid}）使用。内置数据库只能由一个进程打开；请先停止那个进程，或为这个进程设置另一个 DATA_DIR，或用 DATABASE_URL 连接 PostgreSQL。`,
+    );
     this.name = 'DataDirInUseError';
   }
 }

@@ -20,10 +20,22 @@ describe('sanitizeHtml', () => {
     ['an object and an embed', '<object data="x.swf"></object><embed src="x.swf" /><p>d</p>', '<p>d</p>'],
     ['a style element', '<style>body{display:none}</style><p>e</p>', '<p>e</p>'],
     ['event attributes', '<p onclick="alert(1)" onmouseover="alert(2)">f</p>', '<p>f</p>'],
-    ['an image with an event attribute', '<img src="https://x.example/a.png" onerror="alert(1)" />', '<img src="https://x.example/a.png" />'],
+    [
+      'an image with an event attribute',
+      '<img src="https://x.example/a.png" onerror="alert(1)" />',
+      '<img src="https://x.example/a.png" />',
+    ],
     ['a style with expression()', '<p style="width: expression(alert(1))">g</p>', '<p>g</p>'],
-    ['a style with url(javascript:)', '<p style="background: url(javascript:alert(1)); text-align: right">h</p>', '<p style="text-align:right">h</p>'],
-    ['a class that is not a code language', '<p class="evil">i</p><code class="language-ts x">j</code>', '<p>i</p><code class="language-ts">j</code>'],
+    [
+      'a style with url(javascript:)',
+      '<p style="background: url(javascript:alert(1)); text-align: right">h</p>',
+      '<p style="text-align:right">h</p>',
+    ],
+    [
+      'a class that is not a code language',
+      '<p class="evil">i</p><code class="language-ts x">j</code>',
+      '<p>i</p><code class="language-ts">j</code>',
+    ],
     ['a form and its input', '<form action="https://evil.example"><input name="p" /></form><p>k</p>', '<p>k</p>'],
   ])('removes %s', (_what, input, expected) => {
     expect(sanitizeHtml(input)).toBe(expected);
@@ -47,8 +59,12 @@ describe('sanitizeHtml', () => {
     expect(sanitizeHtml('<a href="https://a.example/x?y=1&amp;z=2" target="_blank" rel="opener">a</a>')).toBe(
       '<a href="https://a.example/x?y=1&amp;z=2" target="_blank" rel="noopener noreferrer nofollow">a</a>',
     );
-    expect(sanitizeHtml('<a href="http://b.example" target="_parent">b</a>')).toBe('<a href="http://b.example" rel="noopener noreferrer nofollow">b</a>');
-    expect(sanitizeHtml('<a href="mailto:a@b.example">c</a>')).toBe('<a href="mailto:a@b.example" rel="noopener noreferrer nofollow">c</a>');
+    expect(sanitizeHtml('<a href="http://b.example" target="_parent">b</a>')).toBe(
+      '<a href="http://b.example" rel="noopener noreferrer nofollow">b</a>',
+    );
+    expect(sanitizeHtml('<a href="mailto:a@b.example">c</a>')).toBe(
+      '<a href="mailto:a@b.example" rel="noopener noreferrer nofollow">c</a>',
+    );
   });
 
   it.each([

@@ -57,7 +57,22 @@ export function validationMessage(issues: AjvIssue[]): string {
 
 // Errors that mean "the database cannot answer right now", not "this request is wrong": among
 // them a statement or lock wait past its time-out (57014, 55P03; see DatabaseTimeouts).
-const UNAVAILABLE_CODES = new Set(['57014', '55P03', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006', '53300']);
+const UNAVAILABLE_CODES = new Set([
+  '57014',
+  '55P03',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08006',
+  '53300',
+]);
 
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
@@ -66,7 +81,12 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   // drizzle wraps the driver's error: look through the chain of causes.
   for (let current: unknown = error; typeof current === 'object' && current !== null; current = (current as { cause?: unknown }).cause) {
     const { message } = current as { message?: unknown };
-    if (typeof message === 'string' && /Connection terminated|connection timeout|Client has encountered a connection error|timeout exceeded when trying to connect|ECONNREFUSED/i.test(message)) {
+    if (
+      typeof message === 'string' &&
+      /Connection terminated|connection timeout|Client has encountered a connection error|timeout exceeded when trying to connect|ECONNREFUSED/i.test(
+        message,
+      )
+    ) {
       return true;
     }
   }

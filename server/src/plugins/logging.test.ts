@@ -24,11 +24,19 @@ const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'debug' });
 describe('the request log', () => {
   it('at a terminal: one readable line per API call, pages and assets only at debug', async () => {
     const out = capture();
-    const app = await buildApp({ config, database, logging: { logger: { level: 'debug', stream: out.stream }, logController: new OneLinePerRequest(true) } });
+    const app = await buildApp({
+      config,
+      database,
+      logging: { logger: { level: 'debug', stream: out.stream }, logController: new OneLinePerRequest(true) },
+    });
     await app.inject({ method: 'GET', url: '/api/admin/whoami' });
     await app.inject({ method: 'GET', url: '/healthz' });
     await app.close();
-    const lines = out.text().trim().split('\n').map((line) => JSON.parse(line));
+    const lines = out
+      .text()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     const levelOf = (url: string) => lines.find((line) => line.req?.url === url)?.level;
     expect(levelOf('/api/admin/whoami')).toBe(30);
     expect(levelOf('/healthz')).toBe(20);
@@ -36,10 +44,18 @@ describe('the request log', () => {
 
   it('for machines (not a terminal): every request at info, the access log', async () => {
     const out = capture();
-    const app = await buildApp({ config, database, logging: { logger: { level: 'info', stream: out.stream }, logController: new OneLinePerRequest(false) } });
+    const app = await buildApp({
+      config,
+      database,
+      logging: { logger: { level: 'info', stream: out.stream }, logController: new OneLinePerRequest(false) },
+    });
     await app.inject({ method: 'GET', url: '/healthz' });
     await app.close();
-    const [line] = out.text().trim().split('\n').map((l) => JSON.parse(l));
+    const [line] = out
+      .text()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(line).toMatchObject({ level: 30, req: { method: 'GET', url: '/healthz' }, res: { statusCode: 200 } });
   });
 

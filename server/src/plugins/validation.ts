@@ -28,7 +28,10 @@ export const validatorOptions: Pick<FastifyServerOptions, 'ajv' | 'schemaControl
         const compilers = AjvCompiler();
         const options = ajvOptions ?? {};
         const forText = compilers(externalSchemas, options);
-        const forJson = compilers(externalSchemas, { ...options, customOptions: { ...options.customOptions, coerceTypes: false } } as typeof options);
+        const forJson = compilers(externalSchemas, {
+          ...options,
+          customOptions: { ...options.customOptions, coerceTypes: false },
+        } as typeof options);
         return (route: FastifyRouteSchemaDef<unknown>) => (route.httpPart === 'body' ? forJson : forText)(route as never);
       }) as unknown as BuildCompilerFromPool,
     },

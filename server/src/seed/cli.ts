@@ -10,9 +10,13 @@ import { DataDirInUseError } from '../lib/data-dir-lock';
 import { DEFAULT_SIZES, DEMO_SIZES, resetContent, seed, SEEDED_USER_PASSWORD, type SeedSizes } from './seed';
 
 const USAGE = `用法：npm run seed -- [--users N] [--books N] [--interviews N] [--issues N] [--comments N] [--demo] [--reset]
-  --demo   使用演示规模（${Object.entries(DEMO_SIZES).map(([k, v]) => `${k} ${v}`).join('，')}）
+  --demo   使用演示规模（${Object.entries(DEMO_SIZES)
+    .map(([k, v]) => `${k} ${v}`)
+    .join('，')}）
   --reset  先清空所有内容（用户、书籍、面试题、问答、评论、分类；管理员保留）
-默认规模：${Object.entries(DEFAULT_SIZES).map(([k, v]) => `${k} ${v}`).join('，')}`;
+默认规模：${Object.entries(DEFAULT_SIZES)
+  .map(([k, v]) => `${k} ${v}`)
+  .join('，')}`;
 
 function parseSizes(argv: string[]): { sizes: SeedSizes; reset: boolean } {
   const { values } = parseArgs({

@@ -6,11 +6,87 @@
  * size of data set can be made in SQL.
  */
 
-export const TYPE_NAMES = ['HTML', 'CSS', 'JavaScript', 'TypeScript', 'React', 'Vue', '前端工程化', 'Node.js', 'Go', 'Java', 'Python', '数据库', '算法'] as const;
+export const TYPE_NAMES = [
+  'HTML',
+  'CSS',
+  'JavaScript',
+  'TypeScript',
+  'React',
+  'Vue',
+  '前端工程化',
+  'Node.js',
+  'Go',
+  'Java',
+  'Python',
+  '数据库',
+  '算法',
+] as const;
 export type TypeName = (typeof TYPE_NAMES)[number];
 
-export const SURNAMES = ['王', '李', '张', '刘', '陈', '杨', '黄', '赵', '吴', '周', '徐', '孙', '马', '朱', '胡', '郭', '何', '林', '高', '罗', '郑', '梁', '谢', '宋', '唐', '许', '韩', '冯', '邓', '曹'];
-export const GIVEN_NAMES = ['伟', '芳', '娜', '敏', '静', '磊', '强', '洋', '艳', '杰', '娟', '涛', '明', '超', '秀英', '霞', '平', '刚', '桂英', '子轩', '梓涵', '浩然', '一诺', '思远', '雨桐', '俊杰', '欣怡', '宇航', '佳琪', '晨曦'];
+export const SURNAMES = [
+  '王',
+  '李',
+  '张',
+  '刘',
+  '陈',
+  '杨',
+  '黄',
+  '赵',
+  '吴',
+  '周',
+  '徐',
+  '孙',
+  '马',
+  '朱',
+  '胡',
+  '郭',
+  '何',
+  '林',
+  '高',
+  '罗',
+  '郑',
+  '梁',
+  '谢',
+  '宋',
+  '唐',
+  '许',
+  '韩',
+  '冯',
+  '邓',
+  '曹',
+];
+export const GIVEN_NAMES = [
+  '伟',
+  '芳',
+  '娜',
+  '敏',
+  '静',
+  '磊',
+  '强',
+  '洋',
+  '艳',
+  '杰',
+  '娟',
+  '涛',
+  '明',
+  '超',
+  '秀英',
+  '霞',
+  '平',
+  '刚',
+  '桂英',
+  '子轩',
+  '梓涵',
+  '浩然',
+  '一诺',
+  '思远',
+  '雨桐',
+  '俊杰',
+  '欣怡',
+  '宇航',
+  '佳琪',
+  '晨曦',
+];
 export const NICK_PREFIXES = ['前端', '全栈', '后端', '爱写代码的', '不秃头的', '摸鱼的', '熬夜的', '快乐的', '认真的', '努力的'];
 export const NICK_SUFFIXES = ['小白', '工程师', '程序员', '码农', '架构师', '实习生', '极客', '开发者', '学徒', '老兵'];
 
@@ -28,12 +104,24 @@ export const INTROS = [
 ];
 
 export const BOOKS: Array<{ type: TypeName; title: string; intro: string }> = [
-  { type: 'JavaScript', title: 'JavaScript 高级程序设计（第4版）', intro: '<p>全面讲解 JavaScript 语言核心与浏览器环境，涵盖 ES6+ 新特性、DOM、事件、网络请求与模块化。</p>' },
-  { type: 'JavaScript', title: '你不知道的 JavaScript（上卷）', intro: '<p>深入作用域、闭包、this 与原型，帮你真正理解 JavaScript 的运行机制。</p>' },
+  {
+    type: 'JavaScript',
+    title: 'JavaScript 高级程序设计（第4版）',
+    intro: '<p>全面讲解 JavaScript 语言核心与浏览器环境，涵盖 ES6+ 新特性、DOM、事件、网络请求与模块化。</p>',
+  },
+  {
+    type: 'JavaScript',
+    title: '你不知道的 JavaScript（上卷）',
+    intro: '<p>深入作用域、闭包、this 与原型，帮你真正理解 JavaScript 的运行机制。</p>',
+  },
   { type: 'Node.js', title: '深入浅出 Node.js', intro: '<p>从异步 I/O、事件循环到内存控制与进程管理，系统介绍 Node.js 的原理与实践。</p>' },
   { type: 'CSS', title: 'CSS 世界', intro: '<p>以流、元素与基本尺寸为主线，讲透 CSS 布局背后的规则。</p>' },
   { type: 'HTML', title: 'HTML5 权威指南', intro: '<p>系统介绍 HTML5 的语义化标签、表单、多媒体与 Canvas，以及可访问性的基本要求。</p>' },
-  { type: 'TypeScript', title: 'TypeScript 编程', intro: '<p>从类型系统基础到高级类型、泛型与声明文件，适合有 JS 基础的开发者学习 TypeScript。</p>' },
+  {
+    type: 'TypeScript',
+    title: 'TypeScript 编程',
+    intro: '<p>从类型系统基础到高级类型、泛型与声明文件，适合有 JS 基础的开发者学习 TypeScript。</p>',
+  },
   { type: 'React', title: 'React 设计原理', intro: '<p>剖析 React 的 Fiber 架构、调度与 Hooks 实现，理解框架为何这样设计。</p>' },
   { type: 'Vue', title: 'Vue.js 设计与实现', intro: '<p>从响应式系统、渲染器到编译器，手把手实现一个迷你版 Vue 3。</p>' },
   { type: 'Go', title: 'Go 语言圣经', intro: '<p>Go 语言的经典入门与进阶读物，涵盖 goroutine 并发、接口与反射。</p>' },
@@ -42,7 +130,11 @@ export const BOOKS: Array<{ type: TypeName; title: string; intro: string }> = [
   { type: '数据库', title: 'PostgreSQL 实战', intro: '<p>覆盖索引、执行计划、事务隔离与高可用部署的 PostgreSQL 数据库实践指南。</p>' },
   { type: '算法', title: '算法（第4版）', intro: '<p>系统讲解排序、查找、图与字符串算法，配有大量可运行的代码。</p>' },
   { type: '前端工程化', title: '前端工程化：体系设计与实践', intro: '<p>从脚手架、构建工具到 CI/CD 与监控，搭建完整的前端工程体系。</p>' },
-  { type: 'JavaScript', title: '重构：改善既有代码的设计（第2版）', intro: '<p>第 2 版的示例全部改用 JavaScript：识别代码坏味道，并用安全的小步重构持续改善设计。</p>' },
+  {
+    type: 'JavaScript',
+    title: '重构：改善既有代码的设计（第2版）',
+    intro: '<p>第 2 版的示例全部改用 JavaScript：识别代码坏味道，并用安全的小步重构持续改善设计。</p>',
+  },
   { type: 'Java', title: '代码整洁之道', intro: '<p>以 Java 代码为例讲命名、函数、注释与测试：写出让同事愿意读的代码。</p>' },
 ];
 
@@ -92,19 +184,19 @@ export const INTERVIEWS: Array<{ type: TypeName; title: string; content: string 
     type: 'TypeScript',
     title: 'TypeScript 中 interface 和 type 的区别是什么？',
     content:
-      '<p>两者都能描述对象形状。<code>interface</code> 可以声明合并、适合描述公共 API；<code>type</code> 能表示联合类型、元组和映射类型。</p><pre><code class="language-ts">type Status = \'ok\' | \'error\';\ninterface User { id: string; name: string }</code></pre>',
+      "<p>两者都能描述对象形状。<code>interface</code> 可以声明合并、适合描述公共 API；<code>type</code> 能表示联合类型、元组和映射类型。</p><pre><code class=\"language-ts\">type Status = 'ok' | 'error';\ninterface User { id: string; name: string }</code></pre>",
   },
   {
     type: 'Node.js',
     title: 'Node.js 中如何处理 CPU 密集型任务而不阻塞事件循环？',
     content:
-      '<p>可以使用 <code>worker_threads</code> 把计算放到工作线程，或拆分任务用 <code>setImmediate</code> 让出事件循环，或交给独立的服务处理。</p><pre><code class="language-js">const { Worker } = require(\'node:worker_threads\');\nnew Worker(\'./heavy.js\', { workerData: input });</code></pre>',
+      "<p>可以使用 <code>worker_threads</code> 把计算放到工作线程，或拆分任务用 <code>setImmediate</code> 让出事件循环，或交给独立的服务处理。</p><pre><code class=\"language-js\">const { Worker } = require('node:worker_threads');\nnew Worker('./heavy.js', { workerData: input });</code></pre>",
   },
   {
     type: '数据库',
     title: '数据库索引为什么能加快查询？什么时候索引会失效？',
     content:
-      '<p>B+ 树索引让查找从全表扫描变为对数级的树查找。对索引列使用函数、隐式类型转换、前导模糊匹配（<code>LIKE \'%abc\'</code>）或不满足最左前缀时，索引可能无法使用。</p><pre><code class="language-sql">CREATE INDEX idx_user_name ON users (name);\nEXPLAIN SELECT * FROM users WHERE name = \'张三\';</code></pre>',
+      "<p>B+ 树索引让查找从全表扫描变为对数级的树查找。对索引列使用函数、隐式类型转换、前导模糊匹配（<code>LIKE '%abc'</code>）或不满足最左前缀时，索引可能无法使用。</p><pre><code class=\"language-sql\">CREATE INDEX idx_user_name ON users (name);\nEXPLAIN SELECT * FROM users WHERE name = '张三';</code></pre>",
   },
   {
     type: 'Go',
@@ -127,8 +219,7 @@ export const INTERVIEWS: Array<{ type: TypeName; title: string; content: string 
   {
     type: 'Java',
     title: 'Java 中 HashMap 的底层结构是怎样的？',
-    content:
-      '<p>JDK 8 起是数组 + 链表 + 红黑树：哈希冲突的链表长度超过 8 且数组长度不小于 64 时转为红黑树，扩容时容量翻倍并重新分布。</p>',
+    content: '<p>JDK 8 起是数组 + 链表 + 红黑树：哈希冲突的链表长度超过 8 且数组长度不小于 64 时转为红黑树，扩容时容量翻倍并重新分布。</p>',
   },
   {
     type: 'HTML',
@@ -145,8 +236,7 @@ export const INTERVIEWS: Array<{ type: TypeName; title: string; content: string 
   {
     type: '算法',
     title: '快速排序的平均和最坏时间复杂度是多少？如何避免最坏情况？',
-    content:
-      '<p>平均 O(n log n)，最坏 O(n²)（每次选到最大或最小值作为基准）。随机选择基准或三数取中可以让最坏情况几乎不会出现。</p>',
+    content: '<p>平均 O(n log n)，最坏 O(n²)（每次选到最大或最小值作为基准）。随机选择基准或三数取中可以让最坏情况几乎不会出现。</p>',
   },
 ];
 
@@ -182,7 +272,8 @@ export const ISSUES: Array<{ type: TypeName; title: string; content: string; ans
   {
     type: 'Node.js',
     title: 'Node.js 读取大文件内存暴涨怎么办？',
-    content: '<p>用 <code>fs.readFile</code> 读 2GB 的日志文件时进程直接崩了。</p><pre><code class="language-js">const data = fs.readFileSync(\'big.log\');</code></pre><p>有什么更好的办法？</p>',
+    content:
+      '<p>用 <code>fs.readFile</code> 读 2GB 的日志文件时进程直接崩了。</p><pre><code class="language-js">const data = fs.readFileSync(\'big.log\');</code></pre><p>有什么更好的办法？</p>',
     answers: [
       '<p>用流：<code>fs.createReadStream</code> 配合 <code>readline</code> 按行处理，内存占用基本是常数。</p>',
       '<pre><code class="language-js">const rl = readline.createInterface({ input: fs.createReadStream(\'big.log\') });\nfor await (const line of rl) handle(line);</code></pre>',
@@ -202,7 +293,8 @@ export const ISSUES: Array<{ type: TypeName; title: string; content: string; ans
   {
     type: 'TypeScript',
     title: 'TypeScript 泛型约束报错：类型不满足约束',
-    content: '<pre><code class="language-ts">function getKey&lt;T&gt;(obj: T, key: keyof T) {\n  return obj[key];\n}</code></pre><p>调用时提示类型不满足约束，应该怎么写？</p>',
+    content:
+      '<pre><code class="language-ts">function getKey&lt;T&gt;(obj: T, key: keyof T) {\n  return obj[key];\n}</code></pre><p>调用时提示类型不满足约束，应该怎么写？</p>',
     answers: [
       '<p>把键也作为泛型参数并加上约束：</p><pre><code class="language-ts">function getKey&lt;T, K extends keyof T&gt;(obj: T, key: K): T[K] {\n  return obj[key];\n}</code></pre>',
       '<p>这样返回值的类型也能精确推断为 <code>T[K]</code>。</p>',
@@ -251,7 +343,7 @@ export const ISSUES: Array<{ type: TypeName; title: string; content: string; ans
   {
     type: 'JavaScript',
     title: '跨域请求携带 Cookie 需要哪些设置？',
-    content: '<p>前端 JavaScript 里已经给 fetch 设置了 <code>credentials: \'include\'</code>，服务器还需要配置什么？</p>',
+    content: "<p>前端 JavaScript 里已经给 fetch 设置了 <code>credentials: 'include'</code>，服务器还需要配置什么？</p>",
     answers: [
       '<p>服务器要返回 <code>Access-Control-Allow-Credentials: true</code>，并且 <code>Access-Control-Allow-Origin</code> 必须是具体的域名，不能是 <code>*</code>。</p>',
       '<p>Cookie 本身还要设置 <code>SameSite=None; Secure</code>，否则浏览器不会在跨站请求里带上它。</p>',

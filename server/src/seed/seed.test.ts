@@ -72,7 +72,7 @@ describe('seed', () => {
   });
 
   it('makes every book, question and issue from one template: its type matches the topic of its title and text, its comments fit it', async () => {
-    const rows = <T,>(query: ReturnType<typeof sql>) => queryRows<T>(t.database.db, query);
+    const rows = <T>(query: ReturnType<typeof sql>) => queryRows<T>(t.database.db, query);
     const books = await rows<{ title: string; text: string; type: string }>(
       sql`select book_title as title, book_intro as text, type_name as type from books join types on types.id = books.type_id`,
     );
@@ -92,7 +92,11 @@ describe('seed', () => {
       templates.find((tpl) => tpl.title === title) ?? templates.find((tpl) => tpl.title === title.replace(suffix, ''));
     for (const book of books) {
       const template = templateOf(pool.BOOKS, book.title, /（第\d+版）$/);
-      expect({ title: book.title, type: book.type, text: book.text }).toEqual({ title: book.title, type: template?.type, text: template?.intro });
+      expect({ title: book.title, type: book.type, text: book.text }).toEqual({
+        title: book.title,
+        type: template?.type,
+        text: template?.intro,
+      });
     }
     for (const interview of interviews) {
       const template = templateOf(pool.INTERVIEWS, interview.title, /（\d+）$/);
@@ -105,12 +109,20 @@ describe('seed', () => {
     const issueTemplate = new Map<string, (typeof pool.ISSUES)[number]>();
     for (const issue of issues) {
       const template = pool.ISSUES.find((tpl) => tpl.title === issue.title);
-      expect({ title: issue.title, type: issue.type, text: issue.text }).toEqual({ title: issue.title, type: template?.type, text: template?.content });
+      expect({ title: issue.title, type: issue.type, text: issue.text }).toEqual({
+        title: issue.title,
+        type: template?.type,
+        text: template?.content,
+      });
       issueTemplate.set(issue.id, template!);
     }
 
     // Each of those templates is about its type: its title or text names the subject.
-    const used = [...pool.BOOKS.map((b) => ({ ...b, text: b.intro })), ...pool.INTERVIEWS.map((q) => ({ ...q, text: q.content })), ...pool.ISSUES.map((i) => ({ ...i, text: i.content }))];
+    const used = [
+      ...pool.BOOKS.map((b) => ({ ...b, text: b.intro })),
+      ...pool.INTERVIEWS.map((q) => ({ ...q, text: q.content })),
+      ...pool.ISSUES.map((i) => ({ ...i, text: i.content })),
+    ];
     for (const { type, title, text } of used) {
       expect({ title, about: TOPIC_WORDS[type].some((word) => `${title}${text}`.includes(word)) }).toEqual({ title, about: true });
     }

@@ -33,16 +33,14 @@ function pgTextArray(values: string[]): string {
 }
 const list = (values: string[]) => sql`${pgTextArray(values)}::text[]`;
 /** `values[hash(g, salt)]`: a deterministic pick per row, different per column by salt. */
-const pick = (values: string[], salt: number) =>
-  sql`(${list(values)})[1 + abs(hashint4(g + ${salt})) % ${values.length}]`;
+const pick = (values: string[], salt: number) => sql`(${list(values)})[1 + abs(hashint4(g + ${salt})) % ${values.length}]`;
 /** One int[] parameter. */
 const intList = (values: number[]) => sql`${`{${values.join(',')}}`}::int[]`;
 /**
  * The template of row `g` among `n`: each in turn for the first `n` rows (so a small set shows
  * them all), then a hash of the row number. Every column of the row reads the same template.
  */
-const templateOf = (n: number, salt: number) =>
-  sql`(case when g <= ${n} then g else 1 + abs(hashint4(g + ${salt})) % ${n} end)`;
+const templateOf = (n: number, salt: number) => sql`(case when g <= ${n} then g else 1 + abs(hashint4(g + ${salt})) % ${n} end)`;
 /** A number in [0, n) derived from the row number. */
 const hashMod = (n: number, salt: number) => sql`(abs(hashint4(g * 31 + ${salt})) % ${n})`;
 
@@ -84,7 +82,11 @@ export async function seed(db: Db, sizes: SeedSizes, progress: Progress = () => 
   // Users: registered over the last two years, evenly, in row order.
   const userSpan = 730 * DAY_MS;
   const userDate = sql`(${now - userSpan}::bigint + (g::bigint * ${userSpan}) / ${Math.max(sizes.users, 1)})`;
-  await inBatches(sizes.users, 'users', progress, (from, to) => sql`
+  await inBatches(
+    sizes.users,
+    'users',
+    progress,
+    (from, to) => sql`
     insert into users (id, login_id, password_hash, nickname, avatar, mail, qq, wechat, intro, points, enabled, register_date, last_login_date)
     select ${seededId(userDate, run)},
            'user_' || ${runShort} || '_' || g,
@@ -101,7 +103,9 @@ export async function seed(db: Db, sizes: SeedSizes, progress: Progress = () => 
            ${hashMod(20, 12)} <> 0,
            ${userDate},
            least(${now}::bigint, ${userDate} + ${hashMod(60, 13)}::bigint * ${DAY_MS})
-    from generate_series(${from}::int, ${to}::int) g`, db);
+    from generate_series(${from}::int, ${to}::int) g`,
+    db,
+  );
 
   // Row-numbered copies of the keys to pick from: a hash of the row number finds its target with
   // one index lookup (the lateral joins below), never a scan of the whole table per batch.
@@ -114,7 +118,11 @@ export async function seed(db: Db, sizes: SeedSizes, progress: Progress = () => 
   const bookSpan = 1000 * DAY_MS;
   const bookDate = sql`(${now - bookSpan}::bigint + (g::bigint * ${bookSpan}) / ${Math.max(sizes.books, 1)})`;
   const bookTitles = pool.BOOKS.map((b) => b.title);
-  await inBatches(sizes.books, 'books', progress, (from, to) => sql`
+  await inBatches(
+    sizes.books,
+    'books',
+    progress,
+    (from, to) => sql`
     insert into books (id, book_title, book_pic, download_link, book_intro, scan_number, comment_number, on_shelf_date, require_points, type_id)
     select ${seededId(bookDate, run)},
            case when g <= ${bookTitles.length} then (${list(bookTitles)})[k]
@@ -127,11 +135,17 @@ export async function seed(db: Db, sizes: SeedSizes, progress: Progress = () => 
            ${bookDate},
            ((${hashMod(4, 24)}) + 1) * 10,
            (${typeIdsOf(pool.BOOKS)})[k]
-    from (select g, ${templateOf(bookTitles.length, 21)} as k from generate_series(${from}::int, ${to}::int) g) picked`, db);
+    from (select g, ${templateOf(bookTitles.length, 21)} as k from generate_series(${from}::int, ${to}::int) g) picked`,
+    db,
+  );
 
   const interviewDate = sql`(${now - 600 * DAY_MS}::bigint + (g::bigint * ${600 * DAY_MS}) / ${Math.max(sizes.interviews, 1)})`;
   const interviewTitles = pool.INTERVIEWS.map((q) => q.title);
-  await inBatches(sizes.interviews, 'interviews', progress, (from, to) => sql`
+  await inBatches(
+    sizes.interviews,
+    'interviews',
+    progress,
+    (from, to) => sql`
     insert into interviews (id, interview_title, interview_content, on_shelf_date, type_id)
     select ${seededId(interviewDate, run)},
            case when g <= ${interviewTitles.length} then (${list(interviewTitles)})[k]
@@ -139,13 +153,19 @@ export async function seed(db: Db, sizes: SeedSizes, progress: Progress = () => 
            (${list(pool.INTERVIEWS.map((q) => q.content))})[k],
            ${interviewDate},
            (${typeIdsOf(pool.INTERVIEWS)})[k]
-    from (select g, ${templateOf(interviewTitles.length, 31)} as k from generate_series(${from}::int, ${to}::int) g) picked`, db);
+    from (select g, ${templateOf(interviewTitles.length, 31)} as k from generate_series(${from}::int, ${to}::int) g) picked`,
+    db,
+  );
 
   const issueSpan = 365 * DAY_MS;
   const issueDate = sql`(${now - issueSpan}::bigint + (g::bigint * ${issueSpan}) / ${Math.max(sizes.issues, 1)})`;
   const issueTitles = pool.ISSUES.map((i) => i.title);
   if (userCount > 0) {
-    await inBatches(sizes.issues, 'issues', progress, (from, to) => sql`
+    await inBatches(
+      sizes.issues,
+      'issues',
+      progress,
+      (from, to) => sql`
       insert into issues (id, issue_title, issue_content, scan_number, comment_number, issue_status, issue_date, user_id, type_id)
       select ${seededId(issueDate, run)},
              (${list(issueTitles)})[k],
@@ -159,7 +179,9 @@ export async function seed(db: Db, sizes: SeedSizes, progress: Progress = () => 
       from (select g, ${templateOf(issueTitles.length, 41)} as k from generate_series(${from}::int, ${to}::int) g) rows
       -- Only users registered before the question: they come first in id order (users span
       -- 730 days, questions the last 365).
-      cross join lateral (select id from seed_pick_users where n = 1 + ${hashMod(userCount, 46)} % greatest(1, (${userCount}::bigint * (${sizes.issues}::bigint + g)) / (2 * ${Math.max(sizes.issues, 1)}::bigint))::int) u`, db);
+      cross join lateral (select id from seed_pick_users where n = 1 + ${hashMod(userCount, 46)} % greatest(1, (${userCount}::bigint * (${sizes.issues}::bigint + g)) / (2 * ${Math.max(sizes.issues, 1)}::bigint))::int) u`,
+      db,
+    );
   }
 
   await db.execute(sql`drop table if exists seed_pick_issues`);
@@ -193,7 +215,11 @@ export async function seed(db: Db, sizes: SeedSizes, progress: Progress = () => 
     // Of `count` rows in id order, the first share that existed at comment g (their spans end now).
     const before = (count: number, spanDays: number) =>
       sql`greatest(1, (${count}::bigint * (${(spanDays - 365) * total}::bigint + 365 * g::bigint)) / (${spanDays * total}::bigint))::int`;
-    await inBatches(sizes.comments, 'comments', progress, (from, to) => sql`
+    await inBatches(
+      sizes.comments,
+      'comments',
+      progress,
+      (from, to) => sql`
       insert into comments (id, user_id, issue_id, book_id, type_id, comment_content, comment_date, comment_type)
       select ${seededId(commentDate, run)},
              u.id,
@@ -210,20 +236,26 @@ export async function seed(db: Db, sizes: SeedSizes, progress: Progress = () => 
       left join lateral (select id, type_id, k from seed_pick_issues
                          where ${onIssue} and n = 1 + ${hashMod(Math.max(issueCount, 1), 55)} % ${before(Math.max(issueCount, 1), 365)}) i on true
       left join lateral (select id, type_id from seed_pick_books
-                         where not (${onIssue}) and n = 1 + ${hashMod(Math.max(bookCount, 1), 56)} % ${before(Math.max(bookCount, 1), 1000)}) b on true`, db);
+                         where not (${onIssue}) and n = 1 + ${hashMod(Math.max(bookCount, 1), 56)} % ${before(Math.max(bookCount, 1), 1000)}) b on true`,
+      db,
+    );
   }
 
   // Counters follow from the rows, so they are exact whatever was there before.
   progress('counters', 0, 2);
-  await writeTransaction(db, ['issues', 'comments'], (tx) => tx.execute(sql`
+  await writeTransaction(db, ['issues', 'comments'], (tx) =>
+    tx.execute(sql`
     update issues set comment_number = coalesce(c.n, 0)
     from (select i.id, count(c.id)::int as n from issues i left join comments c on c.issue_id = i.id group by i.id) c
-    where c.id = issues.id and issues.comment_number is distinct from coalesce(c.n, 0)`));
+    where c.id = issues.id and issues.comment_number is distinct from coalesce(c.n, 0)`),
+  );
   progress('counters', 1, 2);
-  await writeTransaction(db, ['books', 'comments'], (tx) => tx.execute(sql`
+  await writeTransaction(db, ['books', 'comments'], (tx) =>
+    tx.execute(sql`
     update books set comment_number = coalesce(c.n, 0)
     from (select b.id, count(c.id)::int as n from books b left join comments c on c.book_id = b.id group by b.id) c
-    where c.id = books.id and books.comment_number is distinct from coalesce(c.n, 0)`));
+    where c.id = books.id and books.comment_number is distinct from coalesce(c.n, 0)`),
+  );
   progress('counters', 2, 2);
 
   await db.execute(sql`drop table if exists seed_pick_users`);

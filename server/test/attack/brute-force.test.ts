@@ -136,7 +136,9 @@ describe('brute force: X-Forwarded-For', () => {
 
     it('tells real clients apart by the address the proxy saw', async () => {
       for (let i = 0; i < THROTTLE_MAX_FAILURES; i++) {
-        expect((await attempt(proxied, `behind-${i}`, 'wrong', { ip: PROXY, headers: { 'x-forwarded-for': '203.0.113.7' } })).statusCode).toBe(401);
+        expect(
+          (await attempt(proxied, `behind-${i}`, 'wrong', { ip: PROXY, headers: { 'x-forwarded-for': '203.0.113.7' } })).statusCode,
+        ).toBe(401);
       }
       const same = await attempt(proxied, ROOT_LOGIN, ROOT_PASSWORD, { ip: PROXY, headers: { 'x-forwarded-for': '203.0.113.7' } });
       expectRefusal(same, 429, LOCKED);
@@ -153,7 +155,10 @@ describe('brute force: X-Forwarded-For', () => {
         });
         expect(response.statusCode).toBe(401);
       }
-      const next = await attempt(proxied, ROOT_LOGIN, ROOT_PASSWORD, { ip: PROXY, headers: { 'x-forwarded-for': '192.0.2.200, 203.0.113.9' } });
+      const next = await attempt(proxied, ROOT_LOGIN, ROOT_PASSWORD, {
+        ip: PROXY,
+        headers: { 'x-forwarded-for': '192.0.2.200, 203.0.113.9' },
+      });
       expectRefusal(next, 429, LOCKED);
     });
   });

@@ -72,7 +72,10 @@ describe('captcha: expiry', () => {
 
   it('a captcha whose stored expiry has passed is refused, whatever the cookie says', async () => {
     const cookie = await t.captchaCookie();
-    await t.database.db.update(captchas).set({ expiresAt: Date.now() - 1 }).where(eq(captchas.id, cookieId(cookie)));
+    await t.database.db
+      .update(captchas)
+      .set({ expiresAt: Date.now() - 1 })
+      .where(eq(captchas.id, cookieId(cookie)));
     expectRefusal(await login(cookie), 400, BAD_CAPTCHA);
   });
 
@@ -107,7 +110,7 @@ describe('captcha: it belongs to the browser that was shown it', () => {
     expectRefusal(await login(mine, CAPTCHA), 400, BAD_CAPTCHA);
   });
 
-  it("a captcha solved in one browser is gone once that browser has used it", async () => {
+  it('a captcha solved in one browser is gone once that browser has used it', async () => {
     const theirs = await t.captchaCookie();
     expect((await login(theirs)).statusCode).toBe(200);
     const mine = await otherBrowserCookie();

@@ -14,7 +14,10 @@ let origin: string;
 beforeAll(async () => {
   // A built front end to serve, so that the page itself is checked as well as the API.
   webRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'cs-headers-web-'));
-  fs.writeFileSync(path.join(webRoot, 'index.html'), '<!doctype html><html><body><div id="root"></div><script src="/umi.js"></script></body></html>');
+  fs.writeFileSync(
+    path.join(webRoot, 'index.html'),
+    '<!doctype html><html><body><div id="root"></div><script src="/umi.js"></script></body></html>',
+  );
   fs.writeFileSync(path.join(webRoot, 'umi.js'), 'console.log(1)');
   t = await createTestContext({ WEB_ROOT: webRoot });
   world = await buildWorld(t);
@@ -41,7 +44,12 @@ function directives(header: string | null): Record<string, string[]> {
 
 async function uploadedUrl() {
   const { payload, contentType } = multipart([{ name: 'a.png', type: 'image/png', data: png(1, 1) }]);
-  const response = await t.inject({ method: 'POST', url: '/api/upload', headers: { ...bearer(world.rootToken), 'content-type': contentType }, payload });
+  const response = await t.inject({
+    method: 'POST',
+    url: '/api/upload',
+    headers: { ...bearer(world.rootToken), 'content-type': contentType },
+    payload,
+  });
   return response.json().data as string;
 }
 
@@ -97,36 +105,71 @@ describe('headers on every kind of answer', () => {
 
 describe('5xx answers show nothing of the inside', () => {
   const fixtures = () => contentFixtures(t.database.db);
-  const INTERNALS = [/refused by test trigger/i, /\bat \S+ \(/, /\.ts:\d+/, /node_modules/, /stack/i, /insert into|update "|delete from|select /i, /Error:/, /drizzle|postgres|pglite/i];
+  const INTERNALS = [
+    /refused by test trigger/i,
+    /\bat \S+ \(/,
+    /\.ts:\d+/,
+    /node_modules/,
+    /stack/i,
+    /insert into|update "|delete from|select /i,
+    /Error:/,
+    /drizzle|postgres|pglite/i,
+  ];
 
   it.each([
-    ['creating a book', 'books', 'insert', () => ({ method: 'POST', url: '/api/book', payload: { bookTitle: 'b', downloadLink: 'https://x.example', bookIntro: '<p>x</p>', requirePoints: 0, typeId: world.typeId } })],
+    [
+      'creating a book',
+      'books',
+      'insert',
+      () => ({
+        method: 'POST',
+        url: '/api/book',
+        payload: { bookTitle: 'b', downloadLink: 'https://x.example', bookIntro: '<p>x</p>', requirePoints: 0, typeId: world.typeId },
+      }),
+    ],
     ['editing a user', 'users', 'update', () => ({ method: 'PATCH', url: `/api/user/${world.userId}`, payload: { nickname: 'n' } })],
     ['deleting a comment', 'comments', 'delete', () => ({ method: 'DELETE', url: `/api/comment/${world.commentId}` })],
-    ['creating an issue', 'issues', 'insert', () => ({ method: 'POST', url: '/api/issue', payload: { issueTitle: 'q', issueContent: '<p>q</p>', userId: world.userId, typeId: world.typeId } })],
-  ] as const)('a database failure while %s: 500, the envelope, a Chinese message and nothing else', async (_label, table, operation, request) => {
-    await fixtures().failOn(table, operation);
-    try {
-      const { method, url, ...rest } = request();
-      const response = await fetch(`${origin}${url}`, {
-        method,
-        headers: { ...bearer(world.rootToken), ...('payload' in rest && { 'content-type': 'application/json' }) },
-        body: 'payload' in rest ? JSON.stringify(rest.payload) : undefined,
-      });
-      const body = await response.text();
-      expect(response.status).toBe(500);
-      expect(JSON.parse(body)).toEqual({ success: false, code: 500, msg: expect.stringMatching(CJK), data: null });
-      for (const internal of INTERNALS) expect({ body, leaks: internal.test(body) }).toEqual({ body, leaks: false });
-      // The request id is what ties the answer to the full story in the log.
-      expect(response.headers.get('x-request-id')).toBeTruthy();
-      expect(response.headers.get('content-security-policy')).toBeTruthy();
-    } finally {
-      await fixtures().stopFailing(table, operation);
-    }
-  });
+    [
+      'creating an issue',
+      'issues',
+      'insert',
+      () => ({
+        method: 'POST',
+        url: '/api/issue',
+        payload: { issueTitle: 'q', issueContent: '<p>q</p>', userId: world.userId, typeId: world.typeId },
+      }),
+    ],
+  ] as const)(
+    'a database failure while %s: 500, the envelope, a Chinese message and nothing else',
+    async (_label, table, operation, request) => {
+      await fixtures().failOn(table, operation);
+      try {
+        const { method, url, ...rest } = request();
+        const response = await fetch(`${origin}${url}`, {
+          method,
+          headers: { ...bearer(world.rootToken), ...('payload' in rest && { 'content-type': 'application/json' }) },
+          body: 'payload' in rest ? JSON.stringify(rest.payload) : undefined,
+        });
+        const body = await response.text();
+        expect(response.status).toBe(500);
+        expect(JSON.parse(body)).toEqual({ success: false, code: 500, msg: expect.stringMatching(CJK), data: null });
+        for (const internal of INTERNALS) expect({ body, leaks: internal.test(body) }).toEqual({ body, leaks: false });
+        // The request id is what ties the answer to the full story in the log.
+        expect(response.headers.get('x-request-id')).toBeTruthy();
+        expect(response.headers.get('content-security-policy')).toBeTruthy();
+      } finally {
+        await fixtures().stopFailing(table, operation);
+      }
+    },
+  );
 
   it('a client error never echoes internals either', async () => {
-    const response = await t.inject({ method: 'POST', url: '/api/type', headers: { ...bearer(world.rootToken), 'content-type': 'application/json' }, payload: '{"typeName": tru' });
+    const response = await t.inject({
+      method: 'POST',
+      url: '/api/type',
+      headers: { ...bearer(world.rootToken), 'content-type': 'application/json' },
+      payload: '{"typeName": tru',
+    });
     expectRefusal(response, 400);
     for (const internal of INTERNALS) expect(internal.test(response.body)).toBe(false);
   });

@@ -24,12 +24,16 @@ function raw(request: string | Buffer): Promise<{ status: number; headers: Recor
     const chunks: Buffer[] = [];
     socket.on('data', (chunk) => chunks.push(chunk));
     // The server may close while the rest of an oversized request is still being written.
-    socket.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' || error.code === 'EPIPE' ? undefined : reject(error)));
+    socket.on('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'ECONNRESET' || error.code === 'EPIPE' ? undefined : reject(error),
+    );
     socket.on('close', () => {
       const text = Buffer.concat(chunks).toString('utf8');
       const [head, ...rest] = text.split('\r\n\r\n');
       const [statusLine, ...lines] = head.split('\r\n');
-      const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      const headers = Object.fromEntries(
+        lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+      );
       resolve({ status: Number(statusLine.split(' ')[1]), headers, body: rest.join('\r\n\r\n') });
     });
     socket.write(request);
@@ -59,7 +63,10 @@ describe('errors of the HTTP parser answer the envelope', () => {
     ['an unknown method', 'BREW /api/type HTTP/1.1\r\nHost: x\r\n\r\n'],
     ['a space inside a header name', 'GET / HTTP/1.1\r\nHost: x\r\nBad Header: 1\r\n\r\n'],
     ['two Content-Length headers that disagree', 'POST /api/type HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab'],
-    ['a broken chunked body', 'POST /api/type HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\nzz\r\n'],
+    [
+      'a broken chunked body',
+      'POST /api/type HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\nzz\r\n',
+    ],
   ])('%s: 400', async (_name, request) => {
     expectEnvelope(await raw(request), 400);
   });

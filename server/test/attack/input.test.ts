@@ -72,7 +72,11 @@ describe('input: text filters take SQL and LIKE characters literally', () => {
   function fieldValues(filter: string, field: string, body: string): string[] {
     if (!CSV_HEADERS[filter]) return (JSON.parse(body).data.data as Array<Record<string, string>>).map((row) => row[field]);
     // The seeded values hold no comma, quote or line break, so a line splits on commas.
-    const [header, ...lines] = body.replace(/^\uFEFF/, '').split('\r\n').filter(Boolean).map((line) => line.split(','));
+    const [header, ...lines] = body
+      .replace(/^\uFEFF/, '')
+      .split('\r\n')
+      .filter(Boolean)
+      .map((line) => line.split(','));
     const column = header.indexOf(CSV_HEADERS[filter]);
     return lines.map((cells) => cells[column]);
   }
@@ -88,8 +92,37 @@ describe('input: text filters take SQL and LIKE characters literally', () => {
   }
 
   // What is stored, and what a needle must find: exactly the values that contain it as written.
-  const VALUES = ['50%off', '50xoff', 'a_b', 'axb', "O'Brien", 'OBrien', 'back\\slash', 'backslash', 'semi;colon--', 'x OR 1=1', '[ab]', 'a*b'];
-  const NEEDLES = ['%', '_', '%_', '50%', 'a_b', "'", "' OR '1'='1", "'; drop table users; --", '\\', '\\%', '--', ';', '[ab]', '*', '" or ""="'];
+  const VALUES = [
+    '50%off',
+    '50xoff',
+    'a_b',
+    'axb',
+    "O'Brien",
+    'OBrien',
+    'back\\slash',
+    'backslash',
+    'semi;colon--',
+    'x OR 1=1',
+    '[ab]',
+    'a*b',
+  ];
+  const NEEDLES = [
+    '%',
+    '_',
+    '%_',
+    '50%',
+    'a_b',
+    "'",
+    "' OR '1'='1",
+    "'; drop table users; --",
+    '\\',
+    '\\%',
+    '--',
+    ';',
+    '[ab]',
+    '*',
+    '" or ""="',
+  ];
 
   it('every text filter of every list is covered', () => {
     expect(textFilters().sort()).toEqual(Object.keys(SEED).sort());
@@ -157,10 +190,13 @@ describe('input: shapes no form sends', () => {
     expectRefusal(await send(route, deepObject, { 'content-type': 'application/json' }), 400);
   });
 
-  it.each(['[]', '"text"', '42', 'null', 'true', '{', '{"typeName":"x",}', "{'typeName':'x'}"])('a body of %s is a 400', async (payload) => {
-    const route = catalog.find((r) => routeKey(r) === 'POST /api/type')!;
-    expectRefusal(await send(route, payload, { 'content-type': 'application/json' }), 400);
-  });
+  it.each(['[]', '"text"', '42', 'null', 'true', '{', '{"typeName":"x",}', "{'typeName':'x'}"])(
+    'a body of %s is a 400',
+    async (payload) => {
+      const route = catalog.find((r) => routeKey(r) === 'POST /api/type')!;
+      expectRefusal(await send(route, payload, { 'content-type': 'application/json' }), 400);
+    },
+  );
 
   it('a body in another format is a 415', async () => {
     const route = catalog.find((r) => routeKey(r) === 'POST /api/type')!;
@@ -173,7 +209,10 @@ describe('input: shapes no form sends', () => {
     expectRefusal(await send(route, { typeName: 'a\u0000b' }), 400);
     expectRefusal(await t.inject({ method: 'GET', url: '/api/user?nickname=%00', headers: as() }), 400);
     expectRefusal(await t.inject({ method: 'GET', url: '/api/user/userIsExist/a%00b', headers: as() }), 400);
-    expectRefusal(await t.inject({ method: 'POST', url: '/api/admin/login', payload: { loginId: 'x\u0000', loginPwd: 'y', captcha: 'abcd' } }), 400);
+    expectRefusal(
+      await t.inject({ method: 'POST', url: '/api/admin/login', payload: { loginId: 'x\u0000', loginPwd: 'y', captcha: 'abcd' } }),
+      400,
+    );
   });
 });
 
@@ -182,7 +221,9 @@ describe('input: every field of every body, from the route schemas', () => {
   // test below runs every case and reports all that went wrong at once.
 
   it('every POST and PATCH has a valid body to start from', () => {
-    const missing = bodyRoutes().filter((route) => !validBody(routeKey(route), world, 'x')).map(routeKey);
+    const missing = bodyRoutes()
+      .filter((route) => !validBody(routeKey(route), world, 'x'))
+      .map(routeKey);
     expect(missing).toEqual([]);
   });
 
@@ -192,7 +233,8 @@ describe('input: every field of every body, from the route schemas', () => {
     for (const route of bodyRoutes()) {
       for (const [field, prop] of Object.entries(schemaPart(route, 'body')!.properties ?? {})) {
         const wrong: unknown[] = [{ nested: 'object' }, [{ in: 'array' }]];
-        if (prop.type === 'integer' || prop.type === 'number' || prop.anyOf) wrong.push('not-a-number', 1.5, 'Infinity', '-Infinity', '1e400');
+        if (prop.type === 'integer' || prop.type === 'number' || prop.anyOf)
+          wrong.push('not-a-number', 1.5, 'Infinity', '-Infinity', '1e400');
         if (prop.type === 'boolean') wrong.push('maybe', 2);
         for (const value of wrong) {
           checked++;

@@ -65,7 +65,13 @@ describe('a JSON body is typed: a value of the wrong type is refused, never conv
     }
     expect(await t.database.db.select().from(types).where(eq(types.typeName, '95851336'))).toEqual([]);
 
-    const book = { bookTitle: 'jt-book', downloadLink: 'https://example.com/b', bookIntro: '<p>x</p>', requirePoints: '5', typeId: world.typeId };
+    const book = {
+      bookTitle: 'jt-book',
+      downloadLink: 'https://example.com/b',
+      bookIntro: '<p>x</p>',
+      requirePoints: '5',
+      typeId: world.typeId,
+    };
     const refusedBook = await send('POST', '/api/book', book);
     expectRefusal(refusedBook, 400);
     expect(refusedBook.json().msg).toContain('requirePoints');
@@ -90,7 +96,11 @@ describe('a JSON body is typed: a value of the wrong type is refused, never conv
   });
 
   it('query strings are text and are still parsed by their schema', async () => {
-    const response = await t.inject({ method: 'GET', url: '/api/issue?current=1&pageSize=5&issueStatus=false', headers: bearer(world.rootToken) });
+    const response = await t.inject({
+      method: 'GET',
+      url: '/api/issue?current=1&pageSize=5&issueStatus=false',
+      headers: bearer(world.rootToken),
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json().data.eachPage).toBe(5);
   });

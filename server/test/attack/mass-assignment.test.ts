@@ -81,7 +81,15 @@ const CASES: Record<string, () => Promise<void>> = {
       method: 'POST',
       url: '/api/admin/login',
       headers: { cookie },
-      payload: { ...READ_ONLY, loginId: world.normal.loginId, loginPwd: `${world.normal.loginId}-password`, captcha: CAPTCHA, permission: 1, enabled: false, nickname: 'hacked' },
+      payload: {
+        ...READ_ONLY,
+        loginId: world.normal.loginId,
+        loginPwd: `${world.normal.loginId}-password`,
+        captcha: CAPTCHA,
+        permission: 1,
+        enabled: false,
+        nickname: 'hacked',
+      },
     });
     expect(response.statusCode).toBe(200);
     const token = response.json().data.token as string;
@@ -216,7 +224,12 @@ const CASES: Record<string, () => Promise<void>> = {
       ext: 'html',
       mime: 'text/html',
     });
-    const response = await t.inject({ method: 'POST', url: '/api/upload', headers: { ...bearer(world.rootToken), 'content-type': contentType }, payload });
+    const response = await t.inject({
+      method: 'POST',
+      url: '/api/upload',
+      headers: { ...bearer(world.rootToken), 'content-type': contentType },
+      payload,
+    });
     expect(response.statusCode).toBe(200);
     const url = response.json().data as string;
     expect(url).toMatch(/^\/static\/uploads\/[0-9a-f]{24}\.png$/);
@@ -228,7 +241,13 @@ const CASES: Record<string, () => Promise<void>> = {
   'POST /api/user/batch': async () => {
     const id = await fixtures().user();
     const before = await row(users, id);
-    const response = await call('POST', '/api/user/batch', { ...READ_ONLY, action: 'disable', ids: [id], enabled: true, nickname: 'hacked' });
+    const response = await call('POST', '/api/user/batch', {
+      ...READ_ONLY,
+      action: 'disable',
+      ids: [id],
+      enabled: true,
+      nickname: 'hacked',
+    });
     expect(response.statusCode).toBe(200);
     expect(await row(users, id)).toEqual({ ...before, enabled: false });
   },
@@ -271,7 +290,11 @@ const CASES: Record<string, () => Promise<void>> = {
     await call('PATCH', `/api/user/${id}`, { nickname: 'second' });
     const before = await row(users, id);
     const history = await t.inject({ method: 'GET', url: `/api/audit/user/${id}`, headers: bearer(world.rootToken) });
-    const response = await call('POST', `/api/audit/${history.json().data[0]._id}/revert`, { ...READ_ONLY, nickname: 'hacked', enabled: false });
+    const response = await call('POST', `/api/audit/${history.json().data[0]._id}/revert`, {
+      ...READ_ONLY,
+      nickname: 'hacked',
+      enabled: false,
+    });
     expect(response.statusCode).toBe(200);
     expect(await row(users, id)).toEqual({ ...before, nickname: 'first' });
   },
@@ -281,7 +304,9 @@ const CASES: Record<string, () => Promise<void>> = {
     const id = await fixtures().interview(world.typeId);
     const before = await row(interviews, id);
     expect((await t.inject({ method: 'DELETE', url: `/api/interview/${id}`, headers: bearer(world.rootToken) })).statusCode).toBe(200);
-    const bin = (await t.inject({ method: 'GET', url: '/api/trash?entity=interview&pageSize=100', headers: bearer(world.rootToken) })).json().data;
+    const bin = (
+      await t.inject({ method: 'GET', url: '/api/trash?entity=interview&pageSize=100', headers: bearer(world.rootToken) })
+    ).json().data;
     const entry = bin.data.find((e: { entityId: string }) => e.entityId === id);
     const response = await call('POST', `/api/trash/${entry._id}/restore`, {
       ...READ_ONLY,

@@ -110,11 +110,13 @@ async function call(route: CatalogEntry, role: Role, id?: string) {
 }
 
 function allowed(response: { statusCode: number; body: string }, label: string) {
-  expect({ label, status: response.statusCode, forbidden: [401, 403].includes(response.statusCode) || response.statusCode >= 500 }).toEqual({
-    label,
-    status: response.statusCode,
-    forbidden: false,
-  });
+  expect({ label, status: response.statusCode, forbidden: [401, 403].includes(response.statusCode) || response.statusCode >= 500 }).toEqual(
+    {
+      label,
+      status: response.statusCode,
+      forbidden: false,
+    },
+  );
 }
 
 describe('permissions: every registered route against the table', () => {
@@ -126,7 +128,10 @@ describe('permissions: every registered route against the table', () => {
   it("each route's declared access agrees with the table", () => {
     for (const route of t.app.routeCatalog) {
       const rule = RULES[routeKey(route)];
-      expect({ route: routeKey(route), access: route.access }).toEqual({ route: routeKey(route), access: rule === 'self' ? 'admin' : rule });
+      expect({ route: routeKey(route), access: route.access }).toEqual({
+        route: routeKey(route),
+        access: rule === 'self' ? 'admin' : rule,
+      });
     }
   });
 

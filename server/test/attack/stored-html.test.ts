@@ -20,10 +20,11 @@ const VECTORS: Record<string, string> = {
   'event on an unknown tag': '<x-tag onclick=alert(1)>x</x-tag><details open ontoggle=alert(1)>d</details>',
   'svg onload': '<svg onload=alert(1)><circle r=1 /></svg>',
   'script inside svg': '<svg><script>alert(1)</script></svg>',
-  'math and style confusion (mXSS)': '<math><mtext><table><mglyph><style><img src=x onerror=alert(1)></style></mglyph></table></mtext></math>',
+  'math and style confusion (mXSS)':
+    '<math><mtext><table><mglyph><style><img src=x onerror=alert(1)></style></mglyph></table></mtext></math>',
   'noscript title confusion (mXSS)': '<noscript><p title="</noscript><img src=x onerror=alert(1)>"></noscript>',
   'comment breaking out': '<!--><img src=x onerror=alert(1)>--><p>c</p>',
-  'template': '<template><script>alert(1)</script><img src=x onerror=alert(1)></template>',
+  template: '<template><script>alert(1)</script><img src=x onerror=alert(1)></template>',
   'javascript: link': '<a href="javascript:alert(1)">a</a>',
   'mixed-case javascript: link': '<a href="JaVaScRiPt:alert(1)">a</a>',
   'javascript: with a tab entity': '<a href="java&#x09;script:alert(1)">a</a>',
@@ -34,9 +35,10 @@ const VECTORS: Record<string, string> = {
   'data: SVG image': '<img src="data:image/svg+xml;base64,PHN2ZyBvbmxvYWQ9YWxlcnQoMSk+">',
   'javascript: image': '<img src="javascript:alert(1)">',
   'srcset with javascript:': '<img src="https://ok.example/a.png" srcset="javascript:alert(1) 2x">',
-  'iframe': '<iframe src="javascript:alert(1)"></iframe><iframe srcdoc="<script>alert(1)</script>"></iframe>',
+  iframe: '<iframe src="javascript:alert(1)"></iframe><iframe srcdoc="<script>alert(1)</script>"></iframe>',
   'object and embed': '<object data="javascript:alert(1)"></object><embed src="x.swf">',
-  'form with javascript: action': '<form action="javascript:alert(1)"><button formaction="javascript:alert(2)">b</button><input autofocus onfocus=alert(3)></form>',
+  'form with javascript: action':
+    '<form action="javascript:alert(1)"><button formaction="javascript:alert(2)">b</button><input autofocus onfocus=alert(3)></form>',
   'meta refresh': '<meta http-equiv="refresh" content="0;url=javascript:alert(1)">',
   'base href': '<base href="https://evil.example/">',
   'link stylesheet': '<link rel="stylesheet" href="https://evil.example/x.css">',
@@ -64,8 +66,39 @@ function htmlFields(): Array<{ key: string; field: string }> {
 }
 
 const ALLOWED_TAGS = new Set([
-  'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'blockquote', 'pre', 'code', 'ul', 'ol', 'li', 'table', 'caption',
-  'thead', 'tbody', 'tfoot', 'tr', 'th', 'td', 'a', 'img', 'b', 'i', 'u', 's', 'del', 'strong', 'em', 'span',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'p',
+  'br',
+  'hr',
+  'blockquote',
+  'pre',
+  'code',
+  'ul',
+  'ol',
+  'li',
+  'table',
+  'caption',
+  'thead',
+  'tbody',
+  'tfoot',
+  'tr',
+  'th',
+  'td',
+  'a',
+  'img',
+  'b',
+  'i',
+  'u',
+  's',
+  'del',
+  'strong',
+  'em',
+  'span',
 ]);
 
 /**
@@ -84,7 +117,8 @@ function liveParts(html: string): string[] {
       else if (name === 'style' && !/^\s*text-align\s*:\s*(left|right|center|justify)\s*;?\s*$/i.test(value)) problems.push(at);
       else if (name === 'href' && !/^(https?:|mailto:)/i.test(value)) problems.push(at);
       else if (name === 'src' && !/^(https?:\/\/|\/static\/|data:image\/(png|jpeg|gif|webp);base64,)/i.test(value)) problems.push(at);
-      else if (['id', 'name', 'srcset', 'background', 'action', 'formaction', 'xlink:href', 'srcdoc', 'http-equiv'].includes(name)) problems.push(at);
+      else if (['id', 'name', 'srcset', 'background', 'action', 'formaction', 'xlink:href', 'srcdoc', 'http-equiv'].includes(name))
+        problems.push(at);
       else if (name === 'class' && !/^language-[\w-]+$/.test(value)) problems.push(at);
     }
     if (tag === 'a' && element.getAttribute('target') === '_blank' && !/noopener/.test(element.getAttribute('rel') ?? '')) {
@@ -96,7 +130,11 @@ function liveParts(html: string): string[] {
 
 describe('stored HTML', () => {
   it('the HTML fields are the four the contract names, on every route that writes them', () => {
-    expect(htmlFields().map(({ key, field }) => `${key} ${field}`).sort()).toEqual([
+    expect(
+      htmlFields()
+        .map(({ key, field }) => `${key} ${field}`)
+        .sort(),
+    ).toEqual([
       'PATCH /api/book/:id bookIntro',
       'PATCH /api/interview/:id interviewContent',
       'PATCH /api/issue/:id issueContent',
@@ -127,7 +165,9 @@ describe('stored HTML', () => {
         expect(answered).toContain('正文');
         // Read back as the screens do.
         const id = response.json().data._id as string;
-        const readUrl = key.includes('/api/comment') ? `/api/comment/issuecomment/${world.issueId}?pageSize=100` : `${route.url.split('/:')[0]}/${id}`;
+        const readUrl = key.includes('/api/comment')
+          ? `/api/comment/issuecomment/${world.issueId}?pageSize=100`
+          : `${route.url.split('/:')[0]}/${id}`;
         const read = await t.inject({ method: 'GET', url: readUrl, headers: bearer(world.rootToken) });
         const stored = key.includes('/api/comment')
           ? (read.json().data.data as Array<Record<string, string>>).find((c) => c._id === id)![field]
@@ -141,7 +181,10 @@ describe('stored HTML', () => {
     for (const { key, field } of htmlFields()) {
       const route = t.app.routeCatalog.find((r) => routeKey(r) === key)!;
       const url = fillPath(route.url, worldParams(route.url, world));
-      const payload = { ...validBody(key, world, `html${++serial}`), [field]: '<script>alert(1)</script><style>p{}</style><iframe></iframe>' };
+      const payload = {
+        ...validBody(key, world, `html${++serial}`),
+        [field]: '<script>alert(1)</script><style>p{}</style><iframe></iframe>',
+      };
       const response = await t.inject({ method: route.method as 'POST', url, headers: bearer(world.rootToken), payload });
       expectRefusal(response, 400);
       expect(response.json().msg).toContain(field);

@@ -52,32 +52,53 @@ describe('tokens: forged or tampered', () => {
     ['alg "none" keeping the signature', () => `${b64({ alg: 'none', typ: 'JWT' })}.${payload}.${signature}`],
     ['alg "None"', () => `${b64({ alg: 'None', typ: 'JWT' })}.${payload}.`],
     ['no alg at all', () => `${b64({ typ: 'JWT' })}.${payload}.${signature}`],
-    ['HS384 signed with the real secret', () => {
-      const head = b64({ alg: 'HS384', typ: 'JWT' });
-      return `${head}.${payload}.${hmac('sha384', SECRET, `${head}.${payload}`)}`;
-    }],
-    ['HS512 signed with the real secret', () => {
-      const head = b64({ alg: 'HS512', typ: 'JWT' });
-      return `${head}.${payload}.${hmac('sha512', SECRET, `${head}.${payload}`)}`;
-    }],
-    ['RS256 signed with an attacker key', () => {
-      const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-      return createSigner({ key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), algorithm: 'RS256' })(claimsOf(token));
-    }],
-    ['RS256 in the header over an HMAC signature', () => {
-      const head = b64({ alg: 'RS256', typ: 'JWT' });
-      return `${head}.${payload}.${hmac('sha256', SECRET, `${head}.${payload}`)}`;
-    }],
-    ['HS256 with the wrong secret', () => `${header}.${payload}.${hmac('sha256', 'not-the-secret-at-all-not-the-secret', `${header}.${payload}`)}`],
+    [
+      'HS384 signed with the real secret',
+      () => {
+        const head = b64({ alg: 'HS384', typ: 'JWT' });
+        return `${head}.${payload}.${hmac('sha384', SECRET, `${head}.${payload}`)}`;
+      },
+    ],
+    [
+      'HS512 signed with the real secret',
+      () => {
+        const head = b64({ alg: 'HS512', typ: 'JWT' });
+        return `${head}.${payload}.${hmac('sha512', SECRET, `${head}.${payload}`)}`;
+      },
+    ],
+    [
+      'RS256 signed with an attacker key',
+      () => {
+        const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+        return createSigner({ key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), algorithm: 'RS256' })(claimsOf(token));
+      },
+    ],
+    [
+      'RS256 in the header over an HMAC signature',
+      () => {
+        const head = b64({ alg: 'RS256', typ: 'JWT' });
+        return `${head}.${payload}.${hmac('sha256', SECRET, `${head}.${payload}`)}`;
+      },
+    ],
+    [
+      'HS256 with the wrong secret',
+      () => `${header}.${payload}.${hmac('sha256', 'not-the-secret-at-all-not-the-secret', `${header}.${payload}`)}`,
+    ],
     ['HS256 with an empty secret', () => `${header}.${payload}.${hmac('sha256', '', `${header}.${payload}`)}`],
     ['another admin id in the payload', () => `${header}.${b64({ ...claimsOf(token), sub: UNKNOWN_ID })}.${signature}`],
-    ['a later expiry in the payload', () => `${header}.${b64({ ...claimsOf(token), exp: claimsOf(token).exp + 365 * 86400 })}.${signature}`],
+    [
+      'a later expiry in the payload',
+      () => `${header}.${b64({ ...claimsOf(token), exp: claimsOf(token).exp + 365 * 86400 })}.${signature}`,
+    ],
     ['a stripped signature', () => `${header}.${payload}.`],
     ['another session id in the payload', () => `${header}.${b64({ ...claimsOf(token), sid: 'x' })}.${signature}`],
-    ['a key id pointing elsewhere', () => {
-      const head = b64({ alg: 'HS256', typ: 'JWT', kid: '../../../../dev/null' });
-      return `${head}.${payload}.${hmac('sha256', '', `${head}.${payload}`)}`;
-    }],
+    [
+      'a key id pointing elsewhere',
+      () => {
+        const head = b64({ alg: 'HS256', typ: 'JWT', kid: '../../../../dev/null' });
+        return `${head}.${payload}.${hmac('sha256', '', `${head}.${payload}`)}`;
+      },
+    ],
   ])('%s: 401 everywhere', async (_label, forge) => {
     await expectDead(forge());
   });
@@ -101,7 +122,9 @@ describe('tokens: forged or tampered', () => {
     await expectDead(createSigner({ key: SECRET, algorithm: 'HS256', expiresIn: DAY_MS })({ sub: normalId, sid }));
     const normal = await t.tokenFor('pairing', 'pairing-password');
     // A normal admin's session with the root's id: no super rights smuggled in.
-    await expectDead(createSigner({ key: SECRET, algorithm: 'HS256', expiresIn: DAY_MS })({ sub: claimsOf(token).sub, sid: claimsOf(normal).sid }));
+    await expectDead(
+      createSigner({ key: SECRET, algorithm: 'HS256', expiresIn: DAY_MS })({ sub: claimsOf(token).sub, sid: claimsOf(normal).sid }),
+    );
   });
 
   it('a session that has run out (by the server clock) is refused', async () => {
@@ -177,7 +200,12 @@ describe('tokens: dead as soon as the admin behind them changes', () => {
   it('after a password change by the admin themself: the other sessions too', async () => {
     const { id, token } = await t.createAdmin('selfkey', 2);
     const stolen = await t.tokenFor('selfkey', 'selfkey-password');
-    const response = await t.inject({ method: 'PATCH', url: `/api/admin/${id}`, headers: bearer(token), payload: { loginPwd: 'my-new-password-1' } });
+    const response = await t.inject({
+      method: 'PATCH',
+      url: `/api/admin/${id}`,
+      headers: bearer(token),
+      payload: { loginPwd: 'my-new-password-1' },
+    });
     expect(response.statusCode).toBe(200);
     await expectDead(stolen);
   });

@@ -40,9 +40,24 @@ function filesUnder(dir: string): string[] {
 
 describe('uploads: content that is not an image is refused, whatever it is called', () => {
   it.each([
-    ['an SVG with a script', 'logo.svg', 'image/svg+xml', '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><script>alert(1)</script></svg>'],
-    ['an SVG named .png and declared image/png', 'logo.png', 'image/png', '<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'],
-    ['an HTML page renamed .png', 'page.png', 'image/png', '<!doctype html><html><body><script>alert(document.cookie)</script></body></html>'],
+    [
+      'an SVG with a script',
+      'logo.svg',
+      'image/svg+xml',
+      '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><script>alert(1)</script></svg>',
+    ],
+    [
+      'an SVG named .png and declared image/png',
+      'logo.png',
+      'image/png',
+      '<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+    ],
+    [
+      'an HTML page renamed .png',
+      'page.png',
+      'image/png',
+      '<!doctype html><html><body><script>alert(document.cookie)</script></body></html>',
+    ],
     ['HTML behind a PNG signature with no image header', 'sig.png', 'image/png', '\x89PNG\r\n\x1a\n<html><script>alert(1)</script></html>'],
     ['a script declared as a GIF', 'x.gif', 'image/gif', 'alert(1)//'],
   ])('refuses %s with 415 and stores nothing', async (_label, name, type, text) => {
@@ -118,9 +133,18 @@ describe('uploads: one file, in the field "file"', () => {
   it.each([
     ['no boundary', 'multipart/form-data', "' OR '1'='1"],
     ['a boundary over 256 characters', `multipart/form-data; boundary=${'b'.repeat(300)}`, '--b--'],
-    ['a body cut off before its closing boundary', 'multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n\r\n\x89PNG'],
+    [
+      'a body cut off before its closing boundary',
+      'multipart/form-data; boundary=x',
+      '--x\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n\r\n\x89PNG',
+    ],
   ])('refuses a broken form (%s) with 400, not a server error', async (_label, contentType, payload) => {
-    const response = await t.inject({ method: 'POST', url: '/api/upload', headers: { ...bearer(token), 'content-type': contentType }, payload });
+    const response = await t.inject({
+      method: 'POST',
+      url: '/api/upload',
+      headers: { ...bearer(token), 'content-type': contentType },
+      payload,
+    });
     expectRefusal(response, 400, '上传内容不完整或格式不正确');
   });
 

@@ -25,12 +25,16 @@ it('a second server on the same data folder refuses to start, says why, and leav
 
   const created = await call(first.url, 'POST', '/api/type', { token, body: { typeName: '锁定之后' } });
   expect(created.status).toBe(201);
-  expect((await call(first.url, 'GET', '/api/type', { token })).body.data.map((t: { typeName: string }) => t.typeName)).toContain('锁定之后');
+  expect((await call(first.url, 'GET', '/api/type', { token })).body.data.map((t: { typeName: string }) => t.typeName)).toContain(
+    '锁定之后',
+  );
   expect(await first.terminate()).toEqual({ code: 0, signal: null });
 
   // Once the first has stopped, the folder is free again and holds what the first wrote.
   const third = await ServerProcess.start({ dataDir });
   const again = await signIn(third.url);
-  expect((await call(third.url, 'GET', '/api/type', { token: again })).body.data.map((t: { typeName: string }) => t.typeName)).toContain('锁定之后');
+  expect((await call(third.url, 'GET', '/api/type', { token: again })).body.data.map((t: { typeName: string }) => t.typeName)).toContain(
+    '锁定之后',
+  );
   expect(await third.terminate()).toEqual({ code: 0, signal: null });
 }, 120_000);

@@ -24,7 +24,10 @@ beforeAll(async () => {
     return dir;
   };
   // Both start at once on the empty database: migrations and the first admin must not collide.
-  [a, b] = await Promise.all([ServerProcess.start({ dataDir: dataDir(), databaseUrl }), ServerProcess.start({ dataDir: dataDir(), databaseUrl })]);
+  [a, b] = await Promise.all([
+    ServerProcess.start({ dataDir: dataDir(), databaseUrl }),
+    ServerProcess.start({ dataDir: dataDir(), databaseUrl }),
+  ]);
 }, 180_000);
 
 afterAll(async () => {

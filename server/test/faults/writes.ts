@@ -39,16 +39,21 @@ function expectStatus(answer: Answer, status: number, what: string) {
 }
 
 export async function prepare(url: string, token: string, size = { doomedUsers: 10, doomedIssues: 10 }): Promise<Ledger> {
-  const post = async (path: string, body: unknown, what: string) =>
-    expectStatus(await call(url, 'POST', path, { token, body }), 201, what);
+  const post = async (path: string, body: unknown, what: string) => expectStatus(await call(url, 'POST', path, { token, body }), 201, what);
   const tag = Date.now().toString(36);
   const type = await post('/api/type', { typeName: `故障-${tag}` }, 'type');
-  const user = async (name: string) => (await post('/api/user', { loginId: `${name}-${tag}`, loginPwd: 'user-password' }, 'user'))._id as string;
+  const user = async (name: string) =>
+    (await post('/api/user', { loginId: `${name}-${tag}`, loginPwd: 'user-password' }, 'user'))._id as string;
   const issue = async (userId: string, title: string) =>
     (await post('/api/issue', { issueTitle: title, issueContent: '<p>问题</p>', userId, typeId: type._id }, 'issue'))._id as string;
   const book = async (title: string) =>
-    (await post('/api/book', { bookTitle: title, downloadLink: 'https://example.com/b', bookIntro: '<p>简介</p>', requirePoints: 0, typeId: type._id }, 'book'))
-      ._id as string;
+    (
+      await post(
+        '/api/book',
+        { bookTitle: title, downloadLink: 'https://example.com/b', bookIntro: '<p>简介</p>', requirePoints: 0, typeId: type._id },
+        'book',
+      )
+    )._id as string;
   const comment = async (userId: string, target: { issueId: string } | { bookId: string }) =>
     post('/api/comment', { userId, commentType: 'issueId' in target ? 1 : 2, ...target, commentContent: '<p>评论</p>' }, 'comment');
 
@@ -131,23 +136,38 @@ export function startWrites(url: string, token: string, ledger: Ledger, workers 
           ledger.created.users.push(d._id),
         );
       case 1:
-        return send('POST', '/api/book', { bookTitle: `书 ${n}`, downloadLink: 'https://example.com/b', bookIntro: '<p>书</p>', requirePoints: 1, typeId: ledger.typeId }, (d) =>
-          ledger.created.books.push(d._id),
+        return send(
+          'POST',
+          '/api/book',
+          { bookTitle: `书 ${n}`, downloadLink: 'https://example.com/b', bookIntro: '<p>书</p>', requirePoints: 1, typeId: ledger.typeId },
+          (d) => ledger.created.books.push(d._id),
         );
       case 2:
-        return send('POST', '/api/issue', { issueTitle: `问答 ${n}`, issueContent: '<p>问</p>', userId: keeperUser, typeId: ledger.typeId }, (d) =>
-          ledger.created.issues.push(d._id),
+        return send(
+          'POST',
+          '/api/issue',
+          { issueTitle: `问答 ${n}`, issueContent: '<p>问</p>', userId: keeperUser, typeId: ledger.typeId },
+          (d) => ledger.created.issues.push(d._id),
         );
       case 3:
       case 4: {
         const target = n % 2 ? { issueId: ledger.keeperIssues[n % 2] } : { bookId: ledger.keeperBooks[n % 2] };
-        return send('POST', '/api/comment', { userId: keeperUser, commentType: 'issueId' in target ? 1 : 2, ...target, commentContent: `<p>评论 ${n}</p>` }, (d) =>
-          ledger.created.comments.push(d._id),
+        return send(
+          'POST',
+          '/api/comment',
+          { userId: keeperUser, commentType: 'issueId' in target ? 1 : 2, ...target, commentContent: `<p>评论 ${n}</p>` },
+          (d) => ledger.created.comments.push(d._id),
         );
       }
       case 5: {
         const bytes = pngWithTail(n, 256 + (n % 512));
-        return send('POST', '/api/upload', undefined, (d) => ledger.created.uploads.push({ path: d as unknown as string, bytes }), imageForm(bytes));
+        return send(
+          'POST',
+          '/api/upload',
+          undefined,
+          (d) => ledger.created.uploads.push({ path: d as unknown as string, bytes }),
+          imageForm(bytes),
+        );
       }
       case 6: {
         const doomed = doomedUsers.shift();
@@ -183,7 +203,10 @@ export function startWrites(url: string, token: string, ledger: Ledger, workers 
 
 async function existing(db: Db, table: 'users' | 'books' | 'issues' | 'comments', ids: string[]): Promise<Set<string>> {
   if (!ids.length) return new Set();
-  const rows = await queryRows<{ id: string }>(db, sql`select id from ${sql.identifier(table)} where id = any(${`{${ids.join(',')}}`}::text[])`);
+  const rows = await queryRows<{ id: string }>(
+    db,
+    sql`select id from ${sql.identifier(table)} where id = any(${`{${ids.join(',')}}`}::text[])`,
+  );
   return new Set(rows.map((r) => r.id));
 }
 
@@ -205,7 +228,11 @@ export async function ledgerProblems(db: Db, ledger: Ledger): Promise<string[]> 
 
   const checkDoomed = async (kind: 'user' | 'issue', doomed: Doomed[], deleted: string[]) => {
     const table = kind === 'user' ? 'users' : 'issues';
-    const present = await existing(db, table, doomed.map((d) => d.id));
+    const present = await existing(
+      db,
+      table,
+      doomed.map((d) => d.id),
+    );
     for (const d of doomed) {
       const owner = kind === 'user' ? sql`user_id` : sql`id`;
       const [counts] = await queryRows<{ issues: number; comments: number }>(
@@ -221,7 +248,9 @@ export async function ledgerProblems(db: Db, ledger: Ledger): Promise<string[]> 
       const whole = counts.issues === d.issues && counts.comments === d.comments;
       const gone = counts.issues === 0 && counts.comments === 0;
       if (present.has(d.id) ? !whole : !gone) {
-        problems.push(`${kind} ${d.id} half deleted: ${present.has(d.id) ? 'present' : 'absent'} with ${JSON.stringify(counts)}, had ${JSON.stringify(d)}`);
+        problems.push(
+          `${kind} ${d.id} half deleted: ${present.has(d.id) ? 'present' : 'absent'} with ${JSON.stringify(counts)}, had ${JSON.stringify(d)}`,
+        );
       }
     }
   };

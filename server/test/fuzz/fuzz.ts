@@ -122,7 +122,14 @@ const anyText = fc.oneof(
 /** Any JSON value at all, hostile strings included. */
 const anyJson: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 3, arbitrary: anyText },
-  { weight: 2, arbitrary: fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constantFrom(0, -1, 2 ** 31, 2 ** 53, -(2 ** 63), 1e308)) },
+  {
+    weight: 2,
+    arbitrary: fc.oneof(
+      fc.integer(),
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      fc.constantFrom(0, -1, 2 ** 31, 2 ** 53, -(2 ** 63), 1e308),
+    ),
+  },
   { weight: 1, arbitrary: fc.boolean() },
   { weight: 1, arbitrary: fc.constant(null) },
   { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
@@ -161,12 +168,19 @@ function fromSchema(schema: JsonSchemaLike, field: string): fc.Arbitrary<unknown
         return matching.filter((s) => s.length <= max && s.length >= (schema.minLength ?? 0));
       }
       if (field.endsWith('Content') || field === 'bookIntro') {
-        return fc.oneof(fc.constant('<p>正文</p>'), fc.string({ minLength: 1, maxLength: 200 }).map((s) => `<p>${s}</p>`), anyText);
+        return fc.oneof(
+          fc.constant('<p>正文</p>'),
+          fc.string({ minLength: 1, maxLength: 200 }).map((s) => `<p>${s}</p>`),
+          anyText,
+        );
       }
       return fc.string({ minLength: schema.minLength ?? 0, maxLength: max });
     }
     case 'integer':
-      return fc.integer({ min: Math.max(schema.minimum ?? -1_000_000, -(2 ** 31)), max: Math.min(schema.maximum ?? 1_000_000, 2 ** 31 - 1) });
+      return fc.integer({
+        min: Math.max(schema.minimum ?? -1_000_000, -(2 ** 31)),
+        max: Math.min(schema.maximum ?? 1_000_000, 2 ** 31 - 1),
+      });
     case 'number':
       return fc.double({ min: schema.minimum ?? -1e6, max: schema.maximum ?? 1e6, noNaN: true });
     case 'boolean':
@@ -190,7 +204,10 @@ function fieldValue(prop: JsonSchemaLike, name: string): fc.Arbitrary<unknown> {
 }
 
 const extraKeys = fc.dictionary(
-  fc.oneof(fc.constantFrom('_id', 'id', 'createdAt', 'passwordHash', 'permission', 'scanNumber', '__proto__', 'constructor', 'prototype'), fc.string({ maxLength: 12 })),
+  fc.oneof(
+    fc.constantFrom('_id', 'id', 'createdAt', 'passwordHash', 'permission', 'scanNumber', '__proto__', 'constructor', 'prototype'),
+    fc.string({ maxLength: 12 }),
+  ),
   anyJson,
   { maxKeys: 3 },
 );
@@ -205,7 +222,9 @@ function bodyFor(route: CatalogEntry): fc.Arbitrary<FuzzRequest['body']> {
         type: fc.constantFrom('image/png', 'image/svg+xml', 'text/html', 'application/octet-stream', ''),
         bytes: fc.oneof(
           fc.uint8Array({ maxLength: 600 }),
-          fc.uint8Array({ maxLength: 300 }).map((tail) => new Uint8Array([...Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), ...tail])),
+          fc
+            .uint8Array({ maxLength: 300 })
+            .map((tail) => new Uint8Array([...Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), ...tail])),
           fc.uint8Array({ maxLength: 300 }).map((tail) => new Uint8Array([0xff, 0xd8, 0xff, ...tail])),
           fc.uint8Array({ maxLength: 300 }).map((tail) => new Uint8Array([...Buffer.from('GIF89a'), ...tail])),
           fc.uint8Array({ maxLength: 300 }).map((tail) => new Uint8Array([...Buffer.from('RIFF\x00\x00\x00\x00WEBPVP8'), ...tail])),
@@ -213,17 +232,20 @@ function bodyFor(route: CatalogEntry): fc.Arbitrary<FuzzRequest['body']> {
         fields: fc.dictionary(fc.string({ maxLength: 8 }), fc.string({ maxLength: 20 }), { maxKeys: 2 }),
       }),
       fc.constant({ kind: 'none' as const }),
-      fc.record({ kind: fc.constant('raw' as const), contentType: fc.constantFrom('multipart/form-data', 'multipart/form-data; boundary=x', 'image/png'), text: anyText }),
+      fc.record({
+        kind: fc.constant('raw' as const),
+        contentType: fc.constantFrom('multipart/form-data', 'multipart/form-data; boundary=x', 'image/png'),
+        text: anyText,
+      }),
     );
   }
   const schema = schemaPart(route, 'body');
   const shaped = schema
     ? fc
         .tuple(
-          fc.record(
-            Object.fromEntries(Object.entries(schema.properties ?? {}).map(([name, prop]) => [name, fieldValue(prop, name)])),
-            { requiredKeys: [] },
-          ),
+          fc.record(Object.fromEntries(Object.entries(schema.properties ?? {}).map(([name, prop]) => [name, fieldValue(prop, name)])), {
+            requiredKeys: [],
+          }),
           extraKeys,
         )
         .map(([fields, extra]) => ({ ...extra, ...fields }))
@@ -244,8 +266,19 @@ function bodyFor(route: CatalogEntry): fc.Arbitrary<FuzzRequest['body']> {
       weight: 1,
       arbitrary: fc.record({
         kind: fc.constant('raw' as const),
-        contentType: fc.constantFrom('application/json', 'application/json; charset=latin1', 'text/plain', 'application/x-www-form-urlencoded', 'application/xml', 'multipart/form-data; boundary=z'),
-        text: fc.oneof(anyText, fc.json({ maxDepth: 3 }), fc.constantFrom('{"a":', '{"__proto__":{"x":1}}', '[[[[[[[[[[', '{"typeName":"\\ud800"}')),
+        contentType: fc.constantFrom(
+          'application/json',
+          'application/json; charset=latin1',
+          'text/plain',
+          'application/x-www-form-urlencoded',
+          'application/xml',
+          'multipart/form-data; boundary=z',
+        ),
+        text: fc.oneof(
+          anyText,
+          fc.json({ maxDepth: 3 }),
+          fc.constantFrom('{"a":', '{"__proto__":{"x":1}}', '[[[[[[[[[[', '{"typeName":"\\ud800"}'),
+        ),
       }),
     },
   );
@@ -258,12 +291,23 @@ function queryFor(route: CatalogEntry): fc.Arbitrary<Array<[string, string]>> {
       fc.oneof(
         { weight: 3, arbitrary: fromSchema(prop, name).map((v) => [[name, String(v)]] as Array<[string, string]>) },
         { weight: 1, arbitrary: anyText.map((v) => [[name, v]] as Array<[string, string]>) },
-        { weight: 1, arbitrary: fc.tuple(anyText, anyText).map(([a, b]) => [[name, a], [name, b]] as Array<[string, string]>) },
+        {
+          weight: 1,
+          arbitrary: fc.tuple(anyText, anyText).map(
+            ([a, b]) =>
+              [
+                [name, a],
+                [name, b],
+              ] as Array<[string, string]>,
+          ),
+        },
       ),
       { freq: 2 },
     ),
   );
-  const extra = fc.array(fc.tuple(fc.oneof(anyText, fc.constantFrom('__proto__', 'constructor', 'a[b]', 'a[]')), anyText), { maxLength: 2 });
+  const extra = fc.array(fc.tuple(fc.oneof(anyText, fc.constantFrom('__proto__', 'constructor', 'a[b]', 'a[]')), anyText), {
+    maxLength: 2,
+  });
   return fc.tuple(fc.tuple(...known), extra).map(([chosen, more]) => [...chosen.flatMap((pairs) => pairs ?? []), ...more]);
 }
 
@@ -307,7 +351,9 @@ export function wrongTypeArbitrary(catalog: CatalogEntry[]): fc.Arbitrary<{ requ
           role: 'super' as const,
           method: route.method,
           route: routeKey(route),
-          path: Object.fromEntries([...route.url.matchAll(/:(\w+)/g)].map((m) => [m[1], m[1] === 'loginId' ? '$normalLogin' : `$world:${m[1]}`])),
+          path: Object.fromEntries(
+            [...route.url.matchAll(/:(\w+)/g)].map((m) => [m[1], m[1] === 'loginId' ? '$normalLogin' : `$world:${m[1]}`]),
+          ),
           query: [],
           body: { kind: 'valid' as const, overrides: { [field]: value } },
           remoteAddress: '203.0.113.200',
@@ -324,7 +370,10 @@ export function requestArbitrary(catalog: CatalogEntry[], { ownMethod = false } 
       // `ownMethod`: always the route's method, for a case that must reach the route itself.
       method: ownMethod
         ? fc.constant(route.method)
-        : fc.oneof({ weight: 9, arbitrary: fc.constant(route.method) }, { weight: 1, arbitrary: fc.constantFrom('GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'HEAD', 'OPTIONS') }),
+        : fc.oneof(
+            { weight: 9, arbitrary: fc.constant(route.method) },
+            { weight: 1, arbitrary: fc.constantFrom('GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'HEAD', 'OPTIONS') },
+          ),
       route: fc.constant(routeKey(route)),
       path: pathFor(route),
       query: queryFor(route),
@@ -336,7 +385,10 @@ export function requestArbitrary(catalog: CatalogEntry[], { ownMethod = false } 
 
 /** Requests to paths and methods nobody registered, around the ones that exist. */
 export function strayArbitrary(): fc.Arbitrary<{ method: string; url: string }> {
-  const segment = fc.oneof(fc.constantFrom('admin', 'user', 'book', 'type', 'login', 'docs', '..', '.', '%2e%2e', '', 'static', 'uploads'), anyText.map(encodeLoosely));
+  const segment = fc.oneof(
+    fc.constantFrom('admin', 'user', 'book', 'type', 'login', 'docs', '..', '.', '%2e%2e', '', 'static', 'uploads'),
+    anyText.map(encodeLoosely),
+  );
   return fc.record({
     method: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'TRACE'),
     url: fc
@@ -387,7 +439,10 @@ export class Actors {
     const { db } = this.t.database;
     if (!(await this.alive(this.world.rootToken))) {
       // The root admin cannot delete, disable or demote itself, but it can change its own password.
-      await db.update(admins).set({ passwordHash: await hashPassword(ROOT_PASSWORD), enabled: true, permission: 1 }).where(eq(admins.loginId, ROOT_LOGIN));
+      await db
+        .update(admins)
+        .set({ passwordHash: await hashPassword(ROOT_PASSWORD), enabled: true, permission: 1 })
+        .where(eq(admins.loginId, ROOT_LOGIN));
       await db.delete(loginFailures);
       this.world.rootToken = await this.t.tokenFor(ROOT_LOGIN, ROOT_PASSWORD);
     }
@@ -418,7 +473,16 @@ export class Actors {
     const loginId = `${tag}-normal`;
     const password = `${loginId}-password`;
     const id = newId();
-    await db.insert(admins).values({ id, loginId, passwordHash: await hashPassword(password), nickname: loginId, avatar: '', permission: 2, enabled: true, createdAt: Date.now() });
+    await db.insert(admins).values({
+      id,
+      loginId,
+      passwordHash: await hashPassword(password),
+      nickname: loginId,
+      avatar: '',
+      permission: 2,
+      enabled: true,
+      createdAt: Date.now(),
+    });
     const typeId = await fixtures.type(`${tag}-type`);
     const userId = await fixtures.user({ loginId: `${tag}-user` });
     const bookId = await fixtures.book(typeId);
@@ -442,7 +506,10 @@ export function toInject(request: FuzzRequest, actors: Actors): InjectOptions {
   const world = actors.world;
   const params = worldParams(request.route.split(' ')[1], world);
   const path = Object.fromEntries(
-    Object.entries(request.path).map(([name, value]) => [name, value.startsWith('$world:') ? String(params[value.slice(7)]) : resolve(value, world)]),
+    Object.entries(request.path).map(([name, value]) => [
+      name,
+      value.startsWith('$world:') ? String(params[value.slice(7)]) : resolve(value, world),
+    ]),
   );
   const url = request.route.split(' ')[1].replace(/:(\w+)/g, (_m, name: string) => encodeLoosely(path[name] ?? ''));
   const token = actors.token(request.role);
@@ -464,7 +531,10 @@ export function toInject(request: FuzzRequest, actors: Actors): InjectOptions {
     headers['content-type'] = body.contentType;
     options.payload = body.text;
   } else if (body.kind === 'multipart') {
-    const form = multipart([{ field: body.field, name: body.name.replace(/["\r\n]/g, ''), type: body.type, data: Buffer.from(body.bytes) }], body.fields);
+    const form = multipart(
+      [{ field: body.field, name: body.name.replace(/["\r\n]/g, ''), type: body.type, data: Buffer.from(body.bytes) }],
+      body.fields,
+    );
     headers['content-type'] = form.contentType;
     options.payload = form.payload;
   }
@@ -490,7 +560,8 @@ export function problemWith(method: string, response: LightMyRequestResponse): s
     if (keys !== 'code,data,msg,success' || envelope.success !== false || envelope.code !== status || envelope.data !== null) {
       return `refusal ${status} is not the envelope: ${response.body.slice(0, 300)}`;
     }
-    if (typeof envelope.msg !== 'string' || !CJK.test(envelope.msg)) return `refusal ${status} has no Chinese message: ${response.body.slice(0, 300)}`;
+    if (typeof envelope.msg !== 'string' || !CJK.test(envelope.msg))
+      return `refusal ${status} has no Chinese message: ${response.body.slice(0, 300)}`;
     return null;
   }
   if (isJson) {
@@ -501,7 +572,8 @@ export function problemWith(method: string, response: LightMyRequestResponse): s
 }
 
 export function describeRequest(options: InjectOptions): string {
-  const payload = typeof options.payload === 'string' ? options.payload : Buffer.isBuffer(options.payload) ? `<${options.payload.length} bytes>` : '';
+  const payload =
+    typeof options.payload === 'string' ? options.payload : Buffer.isBuffer(options.payload) ? `<${options.payload.length} bytes>` : '';
   return `${options.method} ${options.url} ${JSON.stringify(options.headers)} ${payload.slice(0, 400)}`;
 }
 

@@ -1,7 +1,19 @@
 import fc from 'fast-check';
 import { createTestContext, type TestContext } from '../harness';
 import { routeKey } from '../attack/world';
-import { Actors, type FuzzRequest, describeRequest, fuzzRuns, fuzzSeed, problemWith, requestArbitrary, strayArbitrary, toInject, watchProcess, wrongTypeArbitrary } from './fuzz';
+import {
+  Actors,
+  type FuzzRequest,
+  describeRequest,
+  fuzzRuns,
+  fuzzSeed,
+  problemWith,
+  requestArbitrary,
+  strayArbitrary,
+  toInject,
+  watchProcess,
+  wrongTypeArbitrary,
+} from './fuzz';
 
 // `npm test` runs a short pass; `npm run fuzz` runs 10,000 cases, or FUZZ_RUNS.
 const RUNS = fuzzRuns(300);
@@ -55,7 +67,10 @@ describe(`fuzzing every registered route (${RUNS} cases) and stray paths (${STRA
       expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
       const unvisited = t.app.routeCatalog.map(routeKey).filter((key) => !seen.has(key));
       expect(unvisited).toEqual([]);
-      const tally = [...statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`).join(' ');
+      const tally = [...statuses]
+        .sort(([a], [b]) => a - b)
+        .map(([status, n]) => `${status}×${n}`)
+        .join(' ');
       process.stdout.write(`fuzz: ${t.app.routeCatalog.length} + ${RUNS} route cases passed over ${seen.size} routes; answers ${tally}\n`);
     },
     TIME_LIMIT_MS,
@@ -70,7 +85,12 @@ describe(`fuzzing every registered route (${RUNS} cases) and stray paths (${STRA
           const response = await t.app.inject(options);
           await actors.repair();
           const body = response.json() as { msg?: unknown };
-          if (response.statusCode !== 400 || typeof body.msg !== 'string' || !body.msg.includes(field) || problemWith(String(options.method), response)) {
+          if (
+            response.statusCode !== 400 ||
+            typeof body.msg !== 'string' ||
+            !body.msg.includes(field) ||
+            problemWith(String(options.method), response)
+          ) {
             throw new Error(`answered ${response.statusCode} ${response.body.slice(0, 200)}\n  request: ${describeRequest(options)}`);
           }
         }),

@@ -61,12 +61,7 @@ export async function captchaCookie(baseUrl: string): Promise<string> {
 }
 
 /** POST /api/admin/login with a captcha taken from `captchaFrom` (the same server by default). */
-export async function login(
-  baseUrl: string,
-  loginId = ADMIN_LOGIN,
-  loginPwd = ADMIN_PASSWORD,
-  captchaFrom = baseUrl,
-): Promise<Answer> {
+export async function login(baseUrl: string, loginId = ADMIN_LOGIN, loginPwd = ADMIN_PASSWORD, captchaFrom = baseUrl): Promise<Answer> {
   const cookie = await captchaCookie(captchaFrom);
   return call(baseUrl, 'POST', '/api/admin/login', {
     headers: { cookie },

@@ -40,10 +40,7 @@ const CHECKS: Array<[string, SQL]> = [
         left join books b on b.id = c.book_id
         where c.type_id <> coalesce(i.type_id, b.type_id)`,
   ],
-  [
-    'no session without its admin',
-    sql`select s.id from admin_sessions s left join admins a on a.id = s.admin_id where a.id is null`,
-  ],
+  ['no session without its admin', sql`select s.id from admin_sessions s left join admins a on a.id = s.admin_id where a.id is null`],
   ['uploads keep the size they were stored with', sql`select id from uploads where size <> octet_length(data)`],
   [
     'the list counts kept by triggers equal the rows of each list',

@@ -53,7 +53,20 @@ export class PostgresCluster {
     const owner = asOwner();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cs-pg-'));
     if (owner.uid !== undefined) fs.chownSync(dir, owner.uid, owner.gid!);
-    const [file, ...args] = [...owner.prefix, path.join(bin, 'initdb'), '-D', path.join(dir, 'data'), '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync'];
+    const [file, ...args] = [
+      ...owner.prefix,
+      path.join(bin, 'initdb'),
+      '-D',
+      path.join(dir, 'data'),
+      '-U',
+      'postgres',
+      '-A',
+      'trust',
+      '-E',
+      'UTF8',
+      '--locale=C',
+      '--no-sync',
+    ];
     const initdb = spawnSync(file, args, { cwd: dir, encoding: 'utf8' });
     if (initdb.status !== 0) throw new Error(`initdb failed: ${initdb.stderr || initdb.stdout}`);
     const cluster = new PostgresCluster(dir, await freePort(), bin, owner);

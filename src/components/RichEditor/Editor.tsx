@@ -197,12 +197,7 @@ export default function Editor({ value, onChange, placeholder, label }: RichEdit
       <div className={styles.toolbar} role="toolbar" aria-label="编辑工具">
         <Tool title="加粗" icon={<BoldOutlined />} active={state.bold} onClick={() => chain().toggleBold().run()} />
         <Tool title="斜体" icon={<ItalicOutlined />} active={state.italic} onClick={() => chain().toggleItalic().run()} />
-        <Tool
-          title="删除线"
-          icon={<StrikethroughOutlined />}
-          active={state.strike}
-          onClick={() => chain().toggleStrike().run()}
-        />
+        <Tool title="删除线" icon={<StrikethroughOutlined />} active={state.strike} onClick={() => chain().toggleStrike().run()} />
         <Divider />
         {heading(1)}
         {heading(2)}
@@ -228,27 +223,10 @@ export default function Editor({ value, onChange, placeholder, label }: RichEdit
         />
         <Divider />
         <Tool title="行内代码" icon={<CodeOutlined />} active={state.code} onClick={() => chain().toggleCode().run()} />
-        <Tool
-          title="代码块"
-          icon={<CodeFilled />}
-          active={state.codeBlock}
-          onClick={() => chain().toggleCodeBlock().run()}
-        />
+        <Tool title="代码块" icon={<CodeFilled />} active={state.codeBlock} onClick={() => chain().toggleCodeBlock().run()} />
         <LinkTool editor={editor} active={state.link} />
-        <Tool
-          title="插入图片"
-          icon={<PictureOutlined />}
-          loading={uploading}
-          onClick={() => fileInput.current?.click()}
-        />
-        <input
-          ref={fileInput}
-          type="file"
-          aria-label="选择图片"
-          accept={UPLOAD_TYPES.join(',')}
-          hidden
-          onChange={insertImage}
-        />
+        <Tool title="插入图片" icon={<PictureOutlined />} loading={uploading} onClick={() => fileInput.current?.click()} />
+        <input ref={fileInput} type="file" aria-label="选择图片" accept={UPLOAD_TYPES.join(',')} hidden onChange={insertImage} />
         <Divider />
         <Tool title="撤销" icon={<UndoOutlined />} disabled={!state.canUndo} onClick={() => chain().undo().run()} />
         <Tool title="重做" icon={<RedoOutlined />} disabled={!state.canRedo} onClick={() => chain().redo().run()} />

@@ -2,11 +2,7 @@ import { useEffect } from 'react';
 import FormPage, { PageForm } from '@/components/FormPage';
 import { useAdminStore } from '@/hooks/useAdminStore';
 import { alreadyShown } from '@/services/api';
-import AdminFormFields, {
-  type AdminFormValues,
-  EMPTY_ADMIN_FORM,
-  toNewAdmin,
-} from './components/AdminForm';
+import AdminFormFields, { type AdminFormValues, EMPTY_ADMIN_FORM, toNewAdmin } from './components/AdminForm';
 
 export default function AddAdmin() {
   const { adminList, init, add } = useAdminStore();

@@ -82,8 +82,7 @@ describe('admin list', () => {
   });
 
   it('says once why the list could not load, stops spinning, and loads on 刷新', async () => {
-    handle = (req) =>
-      req.method === 'GET' && req.url === '/api/admin' ? refusal(500, '服务器内部错误，请稍后重试') : undefined;
+    handle = (req) => (req.method === 'GET' && req.url === '/api/admin' ? refusal(500, '服务器内部错误，请稍后重试') : undefined);
     await open('/admin/adminList');
 
     expect(await screen.findByText('服务器内部错误，请稍后重试', {}, { timeout: 10_000 })).toBeInTheDocument();
@@ -116,12 +115,10 @@ describe('admin list', () => {
 });
 
 describe('add admin', () => {
-  const fill = (label: string, value: string) =>
-    fireEvent.change(screen.getByLabelText(label), { target: { value } });
+  const fill = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
 
   it('warns on blur when the account is taken', async () => {
-    handle = (req) =>
-      req.url === '/api/admin/adminIsExist/editor' ? { status: 200, body: envelope(true) } : undefined;
+    handle = (req) => (req.url === '/api/admin/adminIsExist/editor' ? { status: 200, body: envelope(true) } : undefined);
     await open('/admin/addAdmin');
     await screen.findByLabelText('管理员账号', {}, { timeout: 10_000 });
 

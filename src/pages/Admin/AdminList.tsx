@@ -87,14 +87,7 @@ function adminColumns(ctx: ColumnContext): ProColumns<Admin>[] {
         return [
           <EditAdminModal key="edit" admin={admin} self={self} onSaved={ctx.onSaved} />,
           <HistoryButton key="history" entity="admin" id={admin._id} onReverted={ctx.reload} link />,
-          self ? null : (
-            <DeleteAction
-              key="delete"
-              title="你确定要删除？"
-              remove={() => ctx.remove(admin._id)}
-              done="该管理员已删除"
-            />
-          ),
+          self ? null : <DeleteAction key="delete" title="你确定要删除？" remove={() => ctx.remove(admin._id)} done="该管理员已删除" />,
         ];
       },
     },

@@ -98,7 +98,8 @@ export default function AuditList() {
       title: '变更',
       key: 'changes',
       search: false,
-      render: (_, entry) => (entry.changes?.length ? entry.changes.map((change) => <ChangeLine key={change.field} change={change} />) : '-'),
+      render: (_, entry) =>
+        entry.changes?.length ? entry.changes.map((change) => <ChangeLine key={change.field} change={change} />) : '-',
     },
   ];
 

@@ -60,15 +60,15 @@ async function openForm() {
 }
 
 /** The form item whose label is `label`. */
-const fieldOf = (label: string) =>
-  screen.getByText(label, { selector: 'label' }).closest('.ant-form-item') as HTMLElement;
+const fieldOf = (label: string) => screen.getByText(label, { selector: 'label' }).closest('.ant-form-item') as HTMLElement;
 
 async function choose(label: string, option: string) {
   const selector = fieldOf(label).querySelector('.ant-select-selector') as HTMLElement;
   fireEvent.mouseDown(selector);
   const item = await waitFor(() => {
-    const found = [...document.querySelectorAll('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')]
-      .find((node) => node.textContent === option);
+    const found = [...document.querySelectorAll('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')].find(
+      (node) => node.textContent === option,
+    );
     if (!found) throw new Error(`option ${option} not shown yet`);
     return found as HTMLElement;
   });
@@ -132,8 +132,7 @@ describe('add book', () => {
   );
 
   it('posts the book, says 「添加书籍成功」 and goes back to the list', async () => {
-    handle = (req) =>
-      req.method === 'POST' && req.url === '/api/book' ? { status: 201, body: envelope({} as Book) } : undefined;
+    handle = (req) => (req.method === 'POST' && req.url === '/api/book' ? { status: 201, body: envelope({} as Book) } : undefined);
     await openForm();
     await fillValidBook();
     type('封面地址', '/static/uploads/65f1a2b3c4d5e6f708192f01.png');
@@ -152,7 +151,7 @@ describe('add book', () => {
     await waitFor(() => expect(sent.some((r) => r.method === 'GET' && r.url.startsWith('/api/book?'))).toBe(true));
   });
 
-  it('sends an empty cover as \'\' so that the server gives the default one', async () => {
+  it("sends an empty cover as '' so that the server gives the default one", async () => {
     handle = (req) => (req.method === 'POST' ? { status: 201, body: envelope({} as Book) } : undefined);
     await openForm();
     await fillValidBook();

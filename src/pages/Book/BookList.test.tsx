@@ -136,8 +136,6 @@ describe('book list', () => {
       fireEvent.click(within(rowOf('你不知道的JavaScript')).getByText('编辑'));
     });
 
-    await waitFor(() =>
-      expect(sent.some((r) => r.method === 'GET' && r.url === '/api/book/65f1a2b3c4d5e6f708192e01')).toBe(true),
-    );
+    await waitFor(() => expect(sent.some((r) => r.method === 'GET' && r.url === '/api/book/65f1a2b3c4d5e6f708192e01')).toBe(true));
   });
 });

@@ -98,7 +98,11 @@ export default function BookList() {
         request={exporter.track(listBooks)}
         pagination={serverPagination}
         options={tableOptions}
-        {...batchSelection<Book>({ resource: 'book', actions: [{ action: 'delete', label: '删除', danger: true }], onDone: () => actionRef.current?.reload() })}
+        {...batchSelection<Book>({
+          resource: 'book',
+          actions: [{ action: 'delete', label: '删除', danger: true }],
+          onDone: () => actionRef.current?.reload(),
+        })}
         toolBarRender={() => [
           exporter.button,
           <AddButton key="add" to="/book/addBook">

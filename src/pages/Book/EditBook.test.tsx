@@ -77,14 +77,14 @@ function openEdit(id = book._id) {
 }
 
 /** The form item whose label is `label`. */
-const fieldOf = (label: string) =>
-  screen.getByText(label, { selector: 'label' }).closest('.ant-form-item') as HTMLElement;
+const fieldOf = (label: string) => screen.getByText(label, { selector: 'label' }).closest('.ant-form-item') as HTMLElement;
 
 async function choose(label: string, option: string) {
   fireEvent.mouseDown(fieldOf(label).querySelector('.ant-select-selector') as HTMLElement);
   const item = await waitFor(() => {
-    const found = [...document.querySelectorAll('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')]
-      .find((node) => node.textContent === option);
+    const found = [...document.querySelectorAll('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')].find(
+      (node) => node.textContent === option,
+    );
     if (!found) throw new Error(`option ${option} not shown yet`);
     return found as HTMLElement;
   });
@@ -156,9 +156,7 @@ describe('edit book', () => {
     answerBook = () => refusal(404, '书籍不存在');
     openEdit();
 
-    expect(
-      await screen.findByText('书籍不存在', { selector: '.ant-empty-description' }, { timeout: 20_000 }),
-    ).toBeInTheDocument();
+    expect(await screen.findByText('书籍不存在', { selector: '.ant-empty-description' }, { timeout: 20_000 })).toBeInTheDocument();
     expect(screen.queryByLabelText('书籍标题')).toBeNull();
 
     await act(async () => {

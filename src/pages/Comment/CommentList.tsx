@@ -122,20 +122,16 @@ export default function CommentList() {
         toolBarRender={() => [exporter.button]}
         pagination={serverPagination}
         options={tableOptions}
-        {...batchSelection<CommentRow>({ resource: 'comment', actions: [{ action: 'delete', label: '删除', danger: true }], onDone: () => actionRef.current?.reload() })}
+        {...batchSelection<CommentRow>({
+          resource: 'comment',
+          actions: [{ action: 'delete', label: '删除', danger: true }],
+          onDone: () => actionRef.current?.reload(),
+        })}
       />
-      <Modal
-        title="评论详情"
-        open={detail !== null}
-        onCancel={() => setDetail(null)}
-        footer={null}
-        destroyOnHidden
-      >
+      <Modal title="评论详情" open={detail !== null} onCancel={() => setDetail(null)} footer={null} destroyOnHidden>
         {detail && (
           <Descriptions column={1} bordered size="small">
-            <Descriptions.Item label={TARGET_TITLE[detail.commentType]}>
-              {detail.target.title}
-            </Descriptions.Item>
+            <Descriptions.Item label={TARGET_TITLE[detail.commentType]}>{detail.target.title}</Descriptions.Item>
             <Descriptions.Item label="评论用户">{detail.user.nickname}</Descriptions.Item>
             <Descriptions.Item label="评论日期">{formatDate(detail.commentDate)}</Descriptions.Item>
             <Descriptions.Item label="评论内容">

@@ -63,8 +63,7 @@ beforeEach(() => {
   localStorage.setItem('adminToken', 'live-token');
 });
 
-const cardOf = (title: string) =>
-  screen.getByText(title, { selector: '.ant-statistic-title' }).closest('.ant-card') as HTMLElement;
+const cardOf = (title: string) => screen.getByText(title, { selector: '.ant-statistic-title' }).closest('.ant-card') as HTMLElement;
 
 async function openHome() {
   render(<TestBrowser location={{ pathname: '/home' }} />);
@@ -112,9 +111,7 @@ describe('home', () => {
     handle = (req) => (req.url === '/api/stats' ? refusal(503, '服务暂时不可用，请稍后重试') : undefined);
     render(<TestBrowser location={{ pathname: '/home' }} />);
 
-    expect(
-      await screen.findByText('统计数据加载失败：服务暂时不可用，请稍后重试', {}, { timeout: 10_000 }),
-    ).toBeInTheDocument();
+    expect(await screen.findByText('统计数据加载失败：服务暂时不可用，请稍后重试', {}, { timeout: 10_000 })).toBeInTheDocument();
     expect(mockCharts).not.toHaveBeenCalled();
   });
 });

@@ -1,11 +1,4 @@
-import {
-  AppstoreOutlined,
-  CommentOutlined,
-  EditOutlined,
-  ProfileOutlined,
-  ReadOutlined,
-  TeamOutlined,
-} from '@ant-design/icons';
+import { AppstoreOutlined, CommentOutlined, EditOutlined, ProfileOutlined, ReadOutlined, TeamOutlined } from '@ant-design/icons';
 import { PageContainer } from '@ant-design/pro-components';
 import { Link, useModel } from '@umijs/max';
 import { Alert, Card, Col, Row, Skeleton, Statistic } from 'antd';
@@ -39,12 +32,7 @@ const CARDS: CardSpec[] = [
 function StatCard({ spec, counts }: { spec: CardSpec; counts?: StatsCounts }) {
   const card = (
     <Card hoverable={Boolean(spec.to)}>
-      <Statistic
-        title={spec.title}
-        value={counts?.[spec.key] ?? '-'}
-        prefix={spec.icon}
-        loading={!counts}
-      />
+      <Statistic title={spec.title} value={counts?.[spec.key] ?? '-'} prefix={spec.icon} loading={!counts} />
     </Card>
   );
   return spec.to ? <Link to={spec.to}>{card}</Link> : card;

@@ -26,11 +26,7 @@ export default function InterviewDetail() {
           {/* Not tied to the loaded record: it stays, drawer open, while the record loads again. */}
           <HistoryButton entity="interview" id={id} onReverted={reload} />
           {loaded.status === 'ready' && (
-            <Button
-              type="primary"
-              icon={<EditOutlined />}
-              onClick={() => history.push(`/interview/editInterview/${loaded.value._id}`)}
-            >
+            <Button type="primary" icon={<EditOutlined />} onClick={() => history.push(`/interview/editInterview/${loaded.value._id}`)}>
               编辑
             </Button>
           )}
@@ -51,9 +47,7 @@ export default function InterviewDetail() {
               </Typography.Title>
               <Space style={{ marginBottom: 16 }}>
                 <Tag color="purple">{nameOf(loaded.value.typeId)}</Tag>
-                <Typography.Text type="secondary">
-                  上架日期：{formatDate(loaded.value.onShelfDate)}
-                </Typography.Text>
+                <Typography.Text type="secondary">上架日期：{formatDate(loaded.value.onShelfDate)}</Typography.Text>
               </Space>
               <HtmlView html={loaded.value.interviewContent} />
             </>

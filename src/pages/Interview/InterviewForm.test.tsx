@@ -72,8 +72,7 @@ async function open(path: string) {
 }
 
 /** The form item whose label is `label`. */
-const fieldOf = (label: string) =>
-  screen.getByText(label, { selector: 'label' }).closest('.ant-form-item') as HTMLElement;
+const fieldOf = (label: string) => screen.getByText(label, { selector: 'label' }).closest('.ant-form-item') as HTMLElement;
 
 async function chooseType(name: string) {
   fireEvent.mouseDown(fieldOf('题目分类').querySelector('.ant-select-selector') as HTMLElement);
@@ -87,7 +86,7 @@ async function submit(name: RegExp) {
 }
 
 describe('add interview', () => {
-  it('shows the type select\'s placeholder 请选择题目所属分类 while no type is chosen', async () => {
+  it("shows the type select's placeholder 请选择题目所属分类 while no type is chosen", async () => {
     await open('/interview/addInterview');
 
     const placeholder = fieldOf('题目分类').querySelector('.ant-select-selection-placeholder');
@@ -160,8 +159,7 @@ describe('add interview', () => {
 
 describe('edit interview', () => {
   it('loads the question into the form, PATCHes the edits, says so and goes to the list', async () => {
-    handle = (req) =>
-      req.method === 'PATCH' ? { status: 200, body: envelope({ ...saved, interviewTitle: '闭包与作用域' }) } : undefined;
+    handle = (req) => (req.method === 'PATCH' ? { status: 200, body: envelope({ ...saved, interviewTitle: '闭包与作用域' }) } : undefined);
     await open(`/interview/editInterview/${saved._id}`);
 
     expect(screen.getByLabelText('题目标题')).toHaveValue('什么是闭包');

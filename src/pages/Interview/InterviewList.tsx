@@ -2,15 +2,7 @@ import type { ActionType, ProColumns } from '@ant-design/pro-components';
 import { PageContainer, ProTable } from '@ant-design/pro-components';
 import { history } from '@umijs/max';
 import { useRef } from 'react';
-import {
-  actionsWidth,
-  dateColumn,
-  indexColumn,
-  serverPagination,
-  tableOptions,
-  typeColumn,
-  oneLine,
-} from '@/components/listColumns';
+import { actionsWidth, dateColumn, indexColumn, serverPagination, tableOptions, typeColumn, oneLine } from '@/components/listColumns';
 import { batchSelection } from '@/components/BatchBar';
 import { useListExport } from '@/components/ExportButton';
 import { AddButton, DeleteAction } from '@/components/ListActions';
@@ -32,9 +24,7 @@ function interviewColumns(ctx: ColumnContext): ProColumns<Interview>[] {
       title: '题目名称',
       dataIndex: 'interviewTitle' satisfies FilterKey<InterviewListQuery>,
       ...oneLine<Interview>(),
-      render: (_, interview) => (
-        <span title={interview.interviewTitle}>{cut(interview.interviewTitle, 22)}</span>
-      ),
+      render: (_, interview) => <span title={interview.interviewTitle}>{cut(interview.interviewTitle, 22)}</span>,
     },
     typeColumn('题目分类', ctx.types),
     dateColumn('上架日期', 'onShelfDate'),
@@ -80,7 +70,11 @@ export default function InterviewList() {
         request={exporter.track(listInterviews)}
         pagination={serverPagination}
         options={tableOptions}
-        {...batchSelection<Interview>({ resource: 'interview', actions: [{ action: 'delete', label: '删除', danger: true }], onDone: () => actionRef.current?.reload() })}
+        {...batchSelection<Interview>({
+          resource: 'interview',
+          actions: [{ action: 'delete', label: '删除', danger: true }],
+          onDone: () => actionRef.current?.reload(),
+        })}
         toolBarRender={() => [
           exporter.button,
           <AddButton key="add" to="/interview/addInterview">

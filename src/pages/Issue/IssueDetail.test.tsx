@@ -83,8 +83,7 @@ async function openLoadedIssue() {
 
 /** The value cell beside a label of the bordered description table. */
 const field = (label: string) =>
-  screen.getByText(label, { selector: '.ant-descriptions-item-label > span' }).closest('th')
-    ?.nextElementSibling as HTMLElement;
+  screen.getByText(label, { selector: '.ant-descriptions-item-label > span' }).closest('th')?.nextElementSibling as HTMLElement;
 
 const rowOf = (text: string) => screen.getByText(text).closest('tr') as HTMLElement;
 
@@ -108,9 +107,7 @@ describe('issue detail', () => {
     await openLoadedIssue();
 
     const queries = () =>
-      sent
-        .filter((r) => r.url.startsWith('/api/comment/issuecomment/'))
-        .map((r) => new URLSearchParams(r.url.split('?')[1]));
+      sent.filter((r) => r.url.startsWith('/api/comment/issuecomment/')).map((r) => new URLSearchParams(r.url.split('?')[1]));
     expect(queries()[0].get('current')).toBe('1');
     expect(queries()[0].get('pageSize')).toBe('10');
     expect(within(rowOf('第 1 条')).getByText('评论者1')).toBeInTheDocument();
@@ -126,8 +123,7 @@ describe('issue detail', () => {
   });
 
   it('approves the issue through PATCH {issueStatus} and says so', async () => {
-    handle = (req) =>
-      req.method === 'PATCH' ? { status: 200, body: envelope({ ...issue, issueStatus: true }) } : undefined;
+    handle = (req) => (req.method === 'PATCH' ? { status: 200, body: envelope({ ...issue, issueStatus: true }) } : undefined);
     await openLoadedIssue();
 
     await act(async () => {

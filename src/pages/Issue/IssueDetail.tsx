@@ -40,7 +40,13 @@ function issueCommentColumns(ctx: CommentColumnContext): ProColumns<CommentRow>[
       dataIndex: 'commentContent',
       render: (_, comment) => <HtmlView html={comment.commentContent} />,
     },
-    { title: '评论用户', key: 'user', width: COLUMN_WIDTH.person, ...oneLine<CommentRow>(), render: (_, comment) => comment.user?.nickname ?? '-' },
+    {
+      title: '评论用户',
+      key: 'user',
+      width: COLUMN_WIDTH.person,
+      ...oneLine<CommentRow>(),
+      render: (_, comment) => comment.user?.nickname ?? '-',
+    },
     {
       title: '评论日期',
       dataIndex: 'commentDate',
@@ -53,13 +59,7 @@ function issueCommentColumns(ctx: CommentColumnContext): ProColumns<CommentRow>[
       key: 'option',
       width: actionsWidth(1),
       render: (_, comment) => [
-        <Popconfirm
-          key="delete"
-          title="是否要删除该条评论？"
-          okText="删除"
-          cancelText="取消"
-          onConfirm={() => ctx.onDelete(comment)}
-        >
+        <Popconfirm key="delete" title="是否要删除该条评论？" okText="删除" cancelText="取消" onConfirm={() => ctx.onDelete(comment)}>
           <a>删除</a>
         </Popconfirm>,
       ],
@@ -172,10 +172,7 @@ export default function IssueDetail() {
     );
   }
   return (
-    <PageContainer
-      title="问答详情"
-      extra={<HistoryButton entity="issue" id={id} onReverted={reload} />}
-    >
+    <PageContainer title="问答详情" extra={<HistoryButton entity="issue" id={id} onReverted={reload} />}>
       {issue.status === 'loading' ? (
         <Card loading />
       ) : (

@@ -50,8 +50,7 @@ describe('issue list', () => {
   });
 
   it('approves an issue through PATCH {issueStatus}', async () => {
-    net.handle = (req) =>
-      req.method === 'PATCH' ? { status: 200, body: envelope({ ...issue, issueStatus: true }) } : undefined;
+    net.handle = (req) => (req.method === 'PATCH' ? { status: 200, body: envelope({ ...issue, issueStatus: true }) } : undefined);
     await openIssues();
 
     await act(async () => {

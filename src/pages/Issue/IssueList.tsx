@@ -3,15 +3,7 @@ import { PageContainer, ProTable } from '@ant-design/pro-components';
 import { history } from '@umijs/max';
 import { Switch } from 'antd';
 import { useRef } from 'react';
-import {
-  actionsWidth,
-  COLUMN_WIDTH,
-  indexColumn,
-  serverPagination,
-  tableOptions,
-  typeColumn,
-  oneLine,
-} from '@/components/listColumns';
+import { actionsWidth, COLUMN_WIDTH, indexColumn, serverPagination, tableOptions, typeColumn, oneLine } from '@/components/listColumns';
 import { batchSelection } from '@/components/BatchBar';
 import { useListExport } from '@/components/ExportButton';
 import { DeleteAction } from '@/components/ListActions';

@@ -139,7 +139,7 @@ describe('login page', () => {
     expect(urls).not.toContain('/api/admin/whoami');
   });
 
-  it('clears the failed attempt\'s 验证码错误 once the next attempt signs in', async () => {
+  it("clears the failed attempt's 验证码错误 once the next attempt signs in", async () => {
     loginReply = refusal(400, '验证码错误');
     await openLogin();
     await submit();

@@ -74,19 +74,11 @@ export default function Login() {
             <Input prefix={<UserOutlined />} placeholder="请输入账号" autoComplete="username" />
           </Form.Item>
           <Form.Item name="loginPwd" rules={[{ required: true, message: '请输入密码' }]}>
-            <Input.Password
-              prefix={<LockOutlined />}
-              placeholder="请输入密码"
-              autoComplete="current-password"
-            />
+            <Input.Password prefix={<LockOutlined />} placeholder="请输入密码" autoComplete="current-password" />
           </Form.Item>
           <Form.Item required>
             <div className={styles.captchaRow}>
-              <Form.Item
-                name="captcha"
-                noStyle
-                rules={[{ required: true, whitespace: true, message: '请输入验证码' }]}
-              >
+              <Form.Item name="captcha" noStyle rules={[{ required: true, whitespace: true, message: '请输入验证码' }]}>
                 <Input prefix={<SafetyOutlined />} placeholder="请输入验证码" autoComplete="off" />
               </Form.Item>
               <button

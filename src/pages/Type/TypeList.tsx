@@ -42,12 +42,7 @@ function typeColumns(ctx: ColumnContext): ProColumns<TypeRecord>[] {
       width: 120,
       render: (_, type) => [
         // A type still in use is refused (409); the request layer shows the server's reason.
-        <DeleteAction
-          key="delete"
-          title="你确定要删除？"
-          remove={() => ctx.remove(type._id)}
-          done="删除类型成功"
-        />,
+        <DeleteAction key="delete" title="你确定要删除？" remove={() => ctx.remove(type._id)} done="删除类型成功" />,
       ],
     },
   ];
@@ -65,9 +60,7 @@ export default function TypeList() {
 
   /** Names differing only in case or surrounding spaces are the same type to a reader. */
   const taken = (typeName: string, exceptId?: string) =>
-    typeList.some(
-      (type) => type._id !== exceptId && type.typeName.toLowerCase() === typeName.toLowerCase(),
-    );
+    typeList.some((type) => type._id !== exceptId && type.typeName.toLowerCase() === typeName.toLowerCase());
 
   const onAdd = async ({ typeName }: { typeName: string }) => {
     const name = typeName.trim();
@@ -111,17 +104,8 @@ export default function TypeList() {
     <PageContainer title={false}>
       <Card style={{ marginBottom: 16 }}>
         <Form form={form} layout="inline" onFinish={onAdd}>
-          <Form.Item
-            name="typeName"
-            rules={[{ required: true, whitespace: true, message: '请填写新增类型' }]}
-          >
-            <Input
-              aria-label="类型名称"
-              placeholder="填写新增类型"
-              maxLength={30}
-              allowClear
-              style={{ width: 280 }}
-            />
+          <Form.Item name="typeName" rules={[{ required: true, whitespace: true, message: '请填写新增类型' }]}>
+            <Input aria-label="类型名称" placeholder="填写新增类型" maxLength={30} allowClear style={{ width: 280 }} />
           </Form.Item>
           <Form.Item>
             <Button type="primary" shape="round" htmlType="submit" loading={adding}>

@@ -16,9 +16,7 @@ export default function EditUser() {
       listPath="/user/userList"
       record={{ loaded, backText: '返回用户列表', reload }}
       historyOf={{ entity: 'user', id }}
-      unchanged={(values: UserFormValues, user: User) =>
-        Object.keys(toUserChanges(values, user)).length === 0
-      }
+      unchanged={(values: UserFormValues, user: User) => Object.keys(toUserChanges(values, user)).length === 0}
       save={(values, user) => updateUser(user._id, toUserChanges(values, user))}
       saved="信息修改成功"
     >

@@ -92,7 +92,16 @@ describe('add user', () => {
   });
 
   it('posts only the filled fields, shows a generated password once, then opens the list', async () => {
-    const created: User = { ...alice, _id: '65f1a2b3c4d5e6f708192c02', loginId: 'bob', nickname: '新用户123456', avatar: '', mail: 'bob@example.com', wechat: '', intro: '' };
+    const created: User = {
+      ...alice,
+      _id: '65f1a2b3c4d5e6f708192c02',
+      loginId: 'bob',
+      nickname: '新用户123456',
+      avatar: '',
+      mail: 'bob@example.com',
+      wechat: '',
+      intro: '',
+    };
     handle = (req) => {
       if (req.method === 'POST' && req.url === '/api/user') {
         users = [created, ...users];

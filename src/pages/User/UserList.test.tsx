@@ -58,9 +58,7 @@ beforeEach(() => {
 });
 
 const userQueries = () =>
-  sent
-    .filter((r) => r.method === 'GET' && r.url.startsWith('/api/user?'))
-    .map((r) => new URLSearchParams(r.url.split('?')[1]));
+  sent.filter((r) => r.method === 'GET' && r.url.startsWith('/api/user?')).map((r) => new URLSearchParams(r.url.split('?')[1]));
 
 async function openUsers() {
   render(<TestBrowser location={{ pathname: '/user/userList' }} />);
@@ -103,8 +101,7 @@ describe('user list', () => {
   });
 
   it('disables a user through PATCH {enabled} and says so', async () => {
-    handle = (req) =>
-      req.method === 'PATCH' ? { status: 200, body: envelope({ ...users[0], enabled: false }) } : undefined;
+    handle = (req) => (req.method === 'PATCH' ? { status: 200, body: envelope({ ...users[0], enabled: false }) } : undefined);
     await openUsers();
 
     await act(async () => {

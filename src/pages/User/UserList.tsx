@@ -3,15 +3,7 @@ import { PageContainer, ProTable } from '@ant-design/pro-components';
 import { history, useAccess } from '@umijs/max';
 import { Switch } from 'antd';
 import { lazy, Suspense, useRef, useState } from 'react';
-import {
-  actionsWidth,
-  COLUMN_WIDTH,
-  dateColumn,
-  indexColumn,
-  serverPagination,
-  tableOptions,
-  oneLine,
-} from '@/components/listColumns';
+import { actionsWidth, COLUMN_WIDTH, dateColumn, indexColumn, serverPagination, tableOptions, oneLine } from '@/components/listColumns';
 import { batchSelection } from '@/components/BatchBar';
 import { useListExport } from '@/components/ExportButton';
 import { AddButton, DeleteAction } from '@/components/ListActions';
@@ -108,9 +100,7 @@ function userColumns(ctx: ColumnContext): ProColumns<User>[] {
         <a key="edit" onClick={() => history.push(`/user/editUser/${user._id}`)}>
           编辑
         </a>,
-        ctx.canDelete ? (
-          <DeleteUser key="delete" user={user} onDeleted={ctx.reload} />
-        ) : null,
+        ctx.canDelete ? <DeleteUser key="delete" user={user} onDeleted={ctx.reload} /> : null,
       ],
     },
   ];

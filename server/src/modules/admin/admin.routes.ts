@@ -6,12 +6,9 @@ import { currentAdmin } from '../../plugins/auth';
 import { createdResponses, ok, responses } from '../../lib/http';
 import type { AdminService } from './admin.service';
 
-
 export const adminRoutes: FastifyPluginAsyncTypebox<{ admins: AdminService }> = async (app, { admins }) => {
-  app.get(
-    '/',
-    { config: { access: 'super' }, schema: { summary: '全部管理员', response: responses(Type.Array(Admin)) } },
-    async () => ok(await admins.list()),
+  app.get('/', { config: { access: 'super' }, schema: { summary: '全部管理员', response: responses(Type.Array(Admin)) } }, async () =>
+    ok(await admins.list()),
   );
 
   app.post(

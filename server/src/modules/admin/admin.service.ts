@@ -82,7 +82,8 @@ export function createAdminService(deps: { db: Db; admins: AdminRepository; auth
           },
           tx,
         );
-        if (inserted) await audit.record(tx, actor, { action: AUDIT_ACTIONS.create, entity: 'admin', entityId: inserted.id, title: inserted.loginId });
+        if (inserted)
+          await audit.record(tx, actor, { action: AUDIT_ACTIONS.create, entity: 'admin', entityId: inserted.id, title: inserted.loginId });
         return inserted;
       });
       if (!created) throw conflict(ADMIN_MESSAGES.taken);

@@ -27,7 +27,8 @@ describe('GET /api/admin', () => {
     const list = response.json().data;
     expect(list[0].loginId).toBe(ROOT_LOGIN);
     expect(list.map((a: { loginId: string }) => a.loginId)).toContain('list-a');
-    for (const admin of list) expect(Object.keys(admin).sort()).toEqual(['_id', 'avatar', 'createdAt', 'enabled', 'loginId', 'nickname', 'permission']);
+    for (const admin of list)
+      expect(Object.keys(admin).sort()).toEqual(['_id', 'avatar', 'createdAt', 'enabled', 'loginId', 'nickname', 'permission']);
   });
 });
 
@@ -135,7 +136,12 @@ describe('PATCH /api/admin/:id', () => {
       payload: { nickname: '改名', avatar: '/static/uploads/aaaaaaaaaaaaaaaaaaaaaaaa.png', permission: 1, enabled: false },
     });
     expect(response.statusCode).toBe(200);
-    expect(response.json().data).toMatchObject({ nickname: '改名', avatar: '/static/uploads/aaaaaaaaaaaaaaaaaaaaaaaa.png', permission: 1, enabled: false });
+    expect(response.json().data).toMatchObject({
+      nickname: '改名',
+      avatar: '/static/uploads/aaaaaaaaaaaaaaaaaaaaaaaa.png',
+      permission: 1,
+      enabled: false,
+    });
   });
 
   it('sets a new password', async () => {
@@ -192,7 +198,7 @@ describe('PATCH /api/admin/:id', () => {
       expect(response.statusCode).toBe(400);
       expect(response.json().msg).toBe('无法进行此操作');
     }
-    expect((await storedAdmin(rootId))).toMatchObject({ enabled: true, permission: 1 });
+    expect(await storedAdmin(rootId)).toMatchObject({ enabled: true, permission: 1 });
   });
 
   it('never removes the last enabled super admin, even when two super admins demote each other at once', async () => {
@@ -214,7 +220,12 @@ describe('PATCH /api/admin/:id', () => {
   });
 
   it('answers 404 for an unknown admin', async () => {
-    const response = await t.inject({ method: 'PATCH', url: '/api/admin/0123456789abcdef01234567', ...as(root), payload: { nickname: 'x' } });
+    const response = await t.inject({
+      method: 'PATCH',
+      url: '/api/admin/0123456789abcdef01234567',
+      ...as(root),
+      payload: { nickname: 'x' },
+    });
     expect(response.statusCode).toBe(404);
   });
 });

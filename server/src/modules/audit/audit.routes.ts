@@ -11,7 +11,11 @@ export const auditRoutes: FastifyPluginAsyncTypebox<{ audit: AuditService }> = a
     '/',
     {
       config: { access: 'admin' },
-      schema: { summary: '操作日志（新的在前；普通管理员只看到自己的）', querystring: AuditListQuery, response: responses(Paged(AuditEntry)) },
+      schema: {
+        summary: '操作日志（新的在前；普通管理员只看到自己的）',
+        querystring: AuditListQuery,
+        response: responses(Paged(AuditEntry)),
+      },
     },
     async (request) => ok(await audit.list(currentAdmin(request), request.query)),
   );
@@ -20,7 +24,11 @@ export const auditRoutes: FastifyPluginAsyncTypebox<{ audit: AuditService }> = a
     '/:entity/:id',
     {
       config: { access: 'admin' },
-      schema: { summary: '一条记录的历史（新的在前，最多 200 条）', params: AuditRecordParams, response: responses(Type.Array(AuditEntry)) },
+      schema: {
+        summary: '一条记录的历史（新的在前，最多 200 条）',
+        params: AuditRecordParams,
+        response: responses(Type.Array(AuditEntry)),
+      },
     },
     async (request) => ok(await audit.history(currentAdmin(request), request.params.entity, request.params.id)),
   );

@@ -56,7 +56,10 @@ export function createAuditService(deps: { repo: AuditRepository; reverters: Par
     async list(actor: Actor, { current, pageSize, adminId, entity, action, from, to }: AuditListQuery): Promise<Page<AuditEntry>> {
       if (actor.permission !== SUPER && adminId && adminId !== actor.id) throw forbidden();
       const own = actor.permission === SUPER ? adminId || undefined : actor.id;
-      return mapPage(await repo.list({ adminId: own, entity: entity || undefined, action: action || undefined, from, to }, { current, pageSize }), toEntry);
+      return mapPage(
+        await repo.list({ adminId: own, entity: entity || undefined, action: action || undefined, from, to }, { current, pageSize }),
+        toEntry,
+      );
     },
 
     /**
@@ -75,12 +78,10 @@ export function createAuditService(deps: { repo: AuditRepository; reverters: Par
       if (!reverter || !REVERTIBLE_ACTIONS.includes(row.action as AuditAction)) throw badRequest(AUDIT_MESSAGES.notRevertible);
       const fields = restorable(row);
       if (!fields.length) throw badRequest(changesOf(row).length ? AUDIT_MESSAGES.passwordOnly : AUDIT_MESSAGES.notRevertible);
-      await reverter(
-        actor,
-        row.entityId,
-        Object.fromEntries(fields.map((change) => [change.field, change.before])),
-        { action: AUDIT_ACTIONS.revert, expect: Object.fromEntries(fields.map((change) => [change.field, change.after])) },
-      );
+      await reverter(actor, row.entityId, Object.fromEntries(fields.map((change) => [change.field, change.before])), {
+        action: AUDIT_ACTIONS.revert,
+        expect: Object.fromEntries(fields.map((change) => [change.field, change.after])),
+      });
       return (await repo.history(row.entity, row.entityId)).map(toEntry);
     },
   };

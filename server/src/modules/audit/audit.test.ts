@@ -59,12 +59,17 @@ type Expected = Partial<AuditEntry>;
 const CASES: Record<string, () => Promise<{ entries?: number; expected: Expected }>> = {
   'POST /api/admin/login': async () => {
     expect((await t.login(ROOT_LOGIN, ROOT_PASSWORD)).statusCode).toBe(200);
-    return { expected: { action: '登录', entity: 'session', entityId: rootId, title: ROOT_LOGIN, adminId: rootId, adminLoginId: ROOT_LOGIN } };
+    return {
+      expected: { action: '登录', entity: 'session', entityId: rootId, title: ROOT_LOGIN, adminId: rootId, adminLoginId: ROOT_LOGIN },
+    };
   },
   'POST /api/admin/logout': async () => {
     const token = await t.tokenFor('audit-normal', 'audit-normal-password');
     expect((await call('POST', '/api/admin/logout', undefined, token)).statusCode).toBe(200);
-    return { entries: 2, expected: { action: '退出', entity: 'session', entityId: normal.id, adminId: normal.id, adminLoginId: 'audit-normal' } };
+    return {
+      entries: 2,
+      expected: { action: '退出', entity: 'session', entityId: normal.id, adminId: normal.id, adminLoginId: 'audit-normal' },
+    };
   },
   'POST /api/admin': async () => {
     const response = await call('POST', '/api/admin', { loginId: 'audit-created', loginPwd: 'password-123', permission: 2 });
@@ -100,7 +105,14 @@ const CASES: Record<string, () => Promise<{ entries?: number; expected: Expected
   'PATCH /api/type/:id': async () => {
     const id = await fixtures().type('audit-old-name');
     expect((await call('PATCH', `/api/type/${id}`, { typeName: 'audit-new-name' })).statusCode).toBe(200);
-    return { expected: { action: '修改', entity: 'type', entityId: id, changes: [{ field: 'typeName', before: 'audit-old-name', after: 'audit-new-name' }] } };
+    return {
+      expected: {
+        action: '修改',
+        entity: 'type',
+        entityId: id,
+        changes: [{ field: 'typeName', before: 'audit-old-name', after: 'audit-new-name' }],
+      },
+    };
   },
   'DELETE /api/type/:id': async () => {
     const id = await fixtures().type('audit-unused');
@@ -109,7 +121,12 @@ const CASES: Record<string, () => Promise<{ entries?: number; expected: Expected
   },
   'POST /api/upload': async () => {
     const { payload, contentType } = multipart([{ name: 'a.png', type: 'image/png', data: png(1, 1) }]);
-    const response = await t.inject({ method: 'POST', url: '/api/upload', headers: { ...bearer(root), 'content-type': contentType }, payload });
+    const response = await t.inject({
+      method: 'POST',
+      url: '/api/upload',
+      headers: { ...bearer(root), 'content-type': contentType },
+      payload,
+    });
     const file = (response.json().data as string).split('/').pop()!;
     return { expected: { action: '新增', entity: 'upload', entityId: file.slice(0, 24), title: file } };
   },
@@ -146,13 +163,27 @@ const CASES: Record<string, () => Promise<{ entries?: number; expected: Expected
     return { entries: 2, expected: { action: '批量禁用', entity: 'user', changes: [{ field: 'enabled', before: true, after: false }] } };
   },
   'POST /api/book': async () => {
-    const response = await call('POST', '/api/book', { bookTitle: '审计之书', downloadLink: 'https://example.com', bookIntro: '<p>x</p>', requirePoints: 1, typeId });
+    const response = await call('POST', '/api/book', {
+      bookTitle: '审计之书',
+      downloadLink: 'https://example.com',
+      bookIntro: '<p>x</p>',
+      requirePoints: 1,
+      typeId,
+    });
     return { expected: { action: '新增', entity: 'book', entityId: response.json().data._id, title: '审计之书' } };
   },
   'PATCH /api/book/:id': async () => {
     const id = await fixtures().book(typeId, { bookTitle: '旧书名' });
     expect((await call('PATCH', `/api/book/${id}`, { bookTitle: '新书名' })).statusCode).toBe(200);
-    return { expected: { action: '修改', entity: 'book', entityId: id, title: '新书名', changes: [{ field: 'bookTitle', before: '旧书名', after: '新书名' }] } };
+    return {
+      expected: {
+        action: '修改',
+        entity: 'book',
+        entityId: id,
+        title: '新书名',
+        changes: [{ field: 'bookTitle', before: '旧书名', after: '新书名' }],
+      },
+    };
   },
   'DELETE /api/book/:id': async () => {
     const id = await fixtures().book(typeId, { bookTitle: '要删的书' });
@@ -171,7 +202,14 @@ const CASES: Record<string, () => Promise<{ entries?: number; expected: Expected
   'PATCH /api/interview/:id': async () => {
     const id = await fixtures().interview(typeId);
     expect((await call('PATCH', `/api/interview/${id}`, { interviewContent: '<p>新内容</p>' })).statusCode).toBe(200);
-    return { expected: { action: '修改', entity: 'interview', entityId: id, changes: [{ field: 'interviewContent', before: '<p>answer</p>', after: '<p>新内容</p>' }] } };
+    return {
+      expected: {
+        action: '修改',
+        entity: 'interview',
+        entityId: id,
+        changes: [{ field: 'interviewContent', before: '<p>answer</p>', after: '<p>新内容</p>' }],
+      },
+    };
   },
   'DELETE /api/interview/:id': async () => {
     const id = await fixtures().interview(typeId);
@@ -191,7 +229,15 @@ const CASES: Record<string, () => Promise<{ entries?: number; expected: Expected
   'PATCH /api/issue/:id': async () => {
     const id = await fixtures().issue(await fixtures().user(), typeId, { issueTitle: '待审' });
     expect((await call('PATCH', `/api/issue/${id}`, { issueStatus: true })).statusCode).toBe(200);
-    return { expected: { action: '审核通过', entity: 'issue', entityId: id, title: '待审', changes: [{ field: 'issueStatus', before: false, after: true }] } };
+    return {
+      expected: {
+        action: '审核通过',
+        entity: 'issue',
+        entityId: id,
+        title: '待审',
+        changes: [{ field: 'issueStatus', before: false, after: true }],
+      },
+    };
   },
   'DELETE /api/issue/:id': async () => {
     const id = await fixtures().issue(await fixtures().user(), typeId);
@@ -229,7 +275,10 @@ const CASES: Record<string, () => Promise<{ entries?: number; expected: Expected
     const entry = await binEntry('book', id);
     expect((await call('POST', `/api/trash/${entry}/restore`)).statusCode).toBe(200);
     expect((await history('book', id)).map((e) => e.action)).toEqual(['恢复', '删除']);
-    return { entries: 2, expected: { action: '恢复', entity: 'book', entityId: id, title: '回收再恢复', changes: null, revertible: false } };
+    return {
+      entries: 2,
+      expected: { action: '恢复', entity: 'book', entityId: id, title: '回收再恢复', changes: null, revertible: false },
+    };
   },
   'DELETE /api/trash/:id': async () => {
     const userId = await fixtures().user({ loginId: 'audit-purged' });
@@ -243,7 +292,10 @@ const CASES: Record<string, () => Promise<{ entries?: number; expected: Expected
     await call('PATCH', `/api/user/${id}`, { nickname: '改名' });
     const [change] = await history('user', id);
     expect((await call('POST', `/api/audit/${change._id}/revert`)).statusCode).toBe(200);
-    return { entries: 2, expected: { action: '恢复', entity: 'user', entityId: id, changes: [{ field: 'nickname', before: '改名', after: '原名' }] } };
+    return {
+      entries: 2,
+      expected: { action: '恢复', entity: 'user', entityId: id, changes: [{ field: 'nickname', before: '改名', after: '原名' }] },
+    };
   },
 };
 
@@ -266,7 +318,14 @@ const EXPORT_CASES: Record<string, () => Promise<{ query: string; rows: number; 
     return {
       query: 'loginId=audit-export',
       rows: 2,
-      expected: { entity: 'user', title: '用户列表（2 行）', changes: [{ field: 'loginId', after: 'audit-export' }, { field: 'rows', after: 2 }] },
+      expected: {
+        entity: 'user',
+        title: '用户列表（2 行）',
+        changes: [
+          { field: 'loginId', after: 'audit-export' },
+          { field: 'rows', after: 2 },
+        ],
+      },
     };
   },
   'GET /api/book/export': async () => {
@@ -274,7 +333,14 @@ const EXPORT_CASES: Record<string, () => Promise<{ query: string; rows: number; 
     return {
       query: `bookTitle=${encodeURIComponent('导出审计')}`,
       rows: 1,
-      expected: { entity: 'book', title: '书籍列表（1 行）', changes: [{ field: 'bookTitle', after: '导出审计' }, { field: 'rows', after: 1 }] },
+      expected: {
+        entity: 'book',
+        title: '书籍列表（1 行）',
+        changes: [
+          { field: 'bookTitle', after: '导出审计' },
+          { field: 'rows', after: 1 },
+        ],
+      },
     };
   },
   'GET /api/interview/export': async () => {
@@ -285,7 +351,14 @@ const EXPORT_CASES: Record<string, () => Promise<{ query: string; rows: number; 
     return {
       query: `typeId=${other}`,
       rows: 3,
-      expected: { entity: 'interview', title: '题目列表（3 行）', changes: [{ field: 'typeId', after: other }, { field: 'rows', after: 3 }] },
+      expected: {
+        entity: 'interview',
+        title: '题目列表（3 行）',
+        changes: [
+          { field: 'typeId', after: other },
+          { field: 'rows', after: 3 },
+        ],
+      },
     };
   },
   'GET /api/issue/export': async () => {
@@ -296,7 +369,11 @@ const EXPORT_CASES: Record<string, () => Promise<{ query: string; rows: number; 
       expected: {
         entity: 'issue',
         title: '问答列表（1 行）',
-        changes: [{ field: 'issueTitle', after: '导出审计问答' }, { field: 'issueStatus', after: 'false' }, { field: 'rows', after: 1 }],
+        changes: [
+          { field: 'issueTitle', after: '导出审计问答' },
+          { field: 'issueStatus', after: 'false' },
+          { field: 'rows', after: 1 },
+        ],
       },
     };
   },
@@ -307,7 +384,11 @@ const EXPORT_CASES: Record<string, () => Promise<{ query: string; rows: number; 
       expected: {
         entity: 'comment',
         title: '问答评论列表（0 行）',
-        changes: [{ field: 'commentContent', after: '没有这样的评论' }, { field: 'commentType', after: 1 }, { field: 'rows', after: 0 }],
+        changes: [
+          { field: 'commentContent', after: '没有这样的评论' },
+          { field: 'commentType', after: 1 },
+          { field: 'rows', after: 0 },
+        ],
       },
     };
   },
@@ -367,10 +448,14 @@ describe('every write through the API is in the audit log', () => {
     expect(await entryCount()).toBe(before);
     expect(taken).toBeTruthy();
 
-    await t.database.db.execute(sql.raw(`
+    await t.database.db.execute(
+      sql.raw(`
       create or replace function test_refuse_audit() returns trigger language plpgsql as $$
-      begin raise exception 'refused by test trigger'; end $$`));
-    await t.database.db.execute(sql.raw('create trigger test_refuse_audit before insert on audit_log for each row execute function test_refuse_audit()'));
+      begin raise exception 'refused by test trigger'; end $$`),
+    );
+    await t.database.db.execute(
+      sql.raw('create trigger test_refuse_audit before insert on audit_log for each row execute function test_refuse_audit()'),
+    );
     try {
       expect((await call('PATCH', `/api/user/${other}`, { nickname: 'lost' })).statusCode).toBe(500);
     } finally {
@@ -445,7 +530,9 @@ describe('GET /api/audit', () => {
     await t.database.db.execute(sql`analyze audit_log`);
     const plans: string[] = [];
     for (const where of [sql`true`, sql`admin_id = ${rootId}`, sql`entity = 'book'`, sql`action = '删除'`, sql`at >= 5 and at <= 10`]) {
-      const rows = await t.database.db.execute(sql`explain select * from audit_log where ${where} order by at desc nulls last, id desc nulls last limit 10`);
+      const rows = await t.database.db.execute(
+        sql`explain select * from audit_log where ${where} order by at desc nulls last, id desc nulls last limit 10`,
+      );
       plans.push(JSON.stringify(rows));
     }
     const rows = await t.database.db.execute(
@@ -470,7 +557,12 @@ describe('POST /api/audit/:auditId/revert', () => {
     const response = await call('POST', `/api/audit/${entry._id}/revert`, undefined, normal.token);
     expect(response.statusCode).toBe(200);
     const [reverted] = response.json().data as AuditEntry[];
-    expect(reverted).toMatchObject({ action: '恢复', adminId: normal.id, changes: [{ field: 'nickname', before: '小红', after: '小明' }], revertible: true });
+    expect(reverted).toMatchObject({
+      action: '恢复',
+      adminId: normal.id,
+      changes: [{ field: 'nickname', before: '小红', after: '小明' }],
+      revertible: true,
+    });
     expect((await call('GET', `/api/user/${id}`)).json().data.nickname).toBe('小明');
     expect((await call('POST', `/api/audit/${reverted._id}/revert`)).statusCode).toBe(200);
     expect((await call('GET', `/api/user/${id}`)).json().data.nickname).toBe('小红');
@@ -503,7 +595,10 @@ describe('POST /api/audit/:auditId/revert', () => {
     const created = (await call('POST', '/api/user', { loginId: 'audit-revert-create', loginPwd: 'password-123' })).json().data._id;
     const [createEntry] = await history('user', created);
     expect(createEntry.revertible).toBe(false);
-    expect((await call('POST', `/api/audit/${createEntry._id}/revert`)).json()).toMatchObject({ code: 400, msg: '只有修改类的记录可以恢复' });
+    expect((await call('POST', `/api/audit/${createEntry._id}/revert`)).json()).toMatchObject({
+      code: 400,
+      msg: '只有修改类的记录可以恢复',
+    });
     await call('PATCH', `/api/user/${created}`, { loginPwd: 'changed-pass-1' });
     const [passwordEntry] = await history('user', created);
     expect(passwordEntry).toMatchObject({ changes: [{ field: 'password', note: '密码已修改' }], revertible: false });
@@ -533,7 +628,10 @@ describe('bulk actions', () => {
     const ids = [await fixtures().issue(userId, typeId), await fixtures().issue(userId, typeId), await fixtures().issue(userId, typeId)];
     const response = await call('POST', '/api/issue/batch', { action: 'approve', ids: [...ids, ids[0]] });
     expect(response.json()).toMatchObject({ success: true, data: { done: 3 } });
-    const rows = await t.database.db.select({ id: issues.id, issueStatus: issues.issueStatus }).from(issues).where(eq(issues.userId, userId));
+    const rows = await t.database.db
+      .select({ id: issues.id, issueStatus: issues.issueStatus })
+      .from(issues)
+      .where(eq(issues.userId, userId));
     expect(rows.every((row) => row.issueStatus)).toBe(true);
     for (const id of ids) expect((await history('issue', id))[0]).toMatchObject({ action: '批量审核通过', entityId: id });
     const listed = (await call('GET', `/api/issue?issueStatus=true&pageSize=100`)).json().data;

@@ -98,7 +98,12 @@ export function createAuthRepository(db: Db) {
       // Taken in one order (by their number) by every attempt, so two never wait on each other.
       const lockIds = [...new Set(keys.map(throttleLockId))].sort((a, b) => a - b);
       return db.transaction(async (tx) => {
-        await tx.execute(sql`select ${sql.join(lockIds.map((id) => sql`pg_advisory_xact_lock(${THROTTLE_LOCK_SPACE}, ${id}::int)`), sql`, `)}`);
+        await tx.execute(
+          sql`select ${sql.join(
+            lockIds.map((id) => sql`pg_advisory_xact_lock(${THROTTLE_LOCK_SPACE}, ${id}::int)`),
+            sql`, `,
+          )}`,
+        );
         const failures = await countFailuresSince(keys, since, tx);
         if (keys.some((key) => (failures.get(key) ?? 0) >= limit)) return 'locked';
         if (succeeded) {

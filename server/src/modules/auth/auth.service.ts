@@ -66,9 +66,8 @@ export function createAuthService(deps: {
   // Generated once and kept in the database, so every process signs and checks alike.
   let tokens: Promise<ReturnType<typeof createTokens>> | null = null;
   const getTokens = () =>
-    (tokens ??= (deps.jwtSecret
-      ? Promise.resolve(deps.jwtSecret)
-      : repo.sharedSetting('jwt_secret', () => randomBytes(48).toString('base64url'))
+    (tokens ??= (
+      deps.jwtSecret ? Promise.resolve(deps.jwtSecret) : repo.sharedSetting('jwt_secret', () => randomBytes(48).toString('base64url'))
     ).then(createTokens));
 
   return {

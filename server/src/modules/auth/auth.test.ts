@@ -178,9 +178,7 @@ describe('login throttle', () => {
 
   it('holds under concurrent guesses: no more than the limit learn the outcome of their password check', async () => {
     await t.createAdmin('burst', 2);
-    const answers = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => t.login('burst', 'wrong-guess', { ip: `10.3.0.${i + 1}` })),
-    );
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => t.login('burst', 'wrong-guess', { ip: `10.3.0.${i + 1}` })));
     const checked = answers.filter((r) => r.statusCode === 401).length;
     expect(checked).toBeLessThanOrEqual(THROTTLE_MAX_FAILURES);
     expect(answers.filter((r) => r.statusCode === 429).length).toBe(12 - checked);
@@ -240,10 +238,31 @@ describe('token revocation', () => {
 
   it.each([
     ['deleted', async (id: string) => t.inject({ method: 'DELETE', url: `/api/admin/${id}`, headers: bearer(await t.rootToken()) })],
-    ['disabled', async (id: string) => t.inject({ method: 'PATCH', url: `/api/admin/${id}`, headers: bearer(await t.rootToken()), payload: { enabled: false } })],
-    ['demoted', async (id: string) => t.inject({ method: 'PATCH', url: `/api/admin/${id}`, headers: bearer(await t.rootToken()), payload: { permission: 2 } })],
-    ['promoted', async (id: string) => t.inject({ method: 'PATCH', url: `/api/admin/${id}`, headers: bearer(await t.rootToken()), payload: { permission: 1 } })],
-    ['given a new password', async (id: string) => t.inject({ method: 'PATCH', url: `/api/admin/${id}`, headers: bearer(await t.rootToken()), payload: { loginPwd: 'brand-new-pass' } })],
+    [
+      'disabled',
+      async (id: string) =>
+        t.inject({ method: 'PATCH', url: `/api/admin/${id}`, headers: bearer(await t.rootToken()), payload: { enabled: false } }),
+    ],
+    [
+      'demoted',
+      async (id: string) =>
+        t.inject({ method: 'PATCH', url: `/api/admin/${id}`, headers: bearer(await t.rootToken()), payload: { permission: 2 } }),
+    ],
+    [
+      'promoted',
+      async (id: string) =>
+        t.inject({ method: 'PATCH', url: `/api/admin/${id}`, headers: bearer(await t.rootToken()), payload: { permission: 1 } }),
+    ],
+    [
+      'given a new password',
+      async (id: string) =>
+        t.inject({
+          method: 'PATCH',
+          url: `/api/admin/${id}`,
+          headers: bearer(await t.rootToken()),
+          payload: { loginPwd: 'brand-new-pass' },
+        }),
+    ],
   ])('a token dies when its admin is %s', async (label, change) => {
     const loginId = `rev-${label.replace(/\W/g, '')}`;
     const permission = label === 'promoted' ? 2 : label === 'demoted' ? 1 : 2;

@@ -31,7 +31,11 @@ export function createBookRepository(db: Db) {
         .innerJoin(pageIds, sql`page.id = ${books.id}`),
   });
   // Prepared once per connection (see the session lookup in the auth repository).
-  const byId = db.select().from(books).where(eq(books.id, sql.placeholder('id'))).prepare('book_by_id');
+  const byId = db
+    .select()
+    .from(books)
+    .where(eq(books.id, sql.placeholder('id')))
+    .prepare('book_by_id');
 
   return {
     list(filter: BookFilter, page: PageRequest): Promise<Page<BookRow>> {

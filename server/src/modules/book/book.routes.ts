@@ -8,7 +8,6 @@ import { createdResponses, ok, responses } from '../../lib/http';
 import { currentAdmin } from '../../plugins/auth';
 import type { BookService } from './book.service';
 
-
 export const bookRoutes: FastifyPluginAsyncTypebox<{ books: BookService }> = async (app, { books }) => {
   app.get(
     '/',

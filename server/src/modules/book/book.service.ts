@@ -17,7 +17,6 @@ import type { TrashBin } from '../trash/trash.service';
 import type { TypeRepository } from '../type/type.repository';
 import type { BookChanges, BookRepository, BookRow } from './book.repository';
 
-
 function toBook({ id, ...row }: BookRow): Book {
   return { _id: id, ...row };
 }
@@ -47,13 +46,22 @@ export function createBookService(deps: {
    * with its comments to the recycle bin (one bin entry per book) and gets its audit entry (one
    * insert for all), inside the caller's transaction.
    */
-  async function removeIn(tx: Locked<'books' | 'comments'>, actor: Actor, action: AuditAction, rows: ReadonlyArray<{ id: string; bookTitle: string }>): Promise<void> {
+  async function removeIn(
+    tx: Locked<'books' | 'comments'>,
+    actor: Actor,
+    action: AuditAction,
+    rows: ReadonlyArray<{ id: string; bookTitle: string }>,
+  ): Promise<void> {
     for (const { id } of rows) {
       if (!(await bin.capture(tx, 'book', id, actor))) throw notFound(BOOK_MESSAGES.notFound);
       await comments.deleteUnder(2, id, tx);
       await books.delete(id, tx);
     }
-    await audit.record(tx, actor, rows.map((row) => ({ action, entity: 'book' as const, entityId: row.id, title: row.bookTitle })));
+    await audit.record(
+      tx,
+      actor,
+      rows.map((row) => ({ action, entity: 'book' as const, entityId: row.id, title: row.bookTitle })),
+    );
   }
 
   return {

@@ -19,15 +19,37 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const as = () => ({ headers: bearer(token) });
-const BOOK_KEYS = ['_id', 'bookIntro', 'bookPic', 'bookTitle', 'commentNumber', 'downloadLink', 'onShelfDate', 'requirePoints', 'scanNumber', 'typeId'];
-const valid = () => ({ bookTitle: '深入浅出 Node.js', downloadLink: 'https://pan.example.com/s/abc', bookIntro: '<p>经典</p>', requirePoints: 20, typeId });
+const BOOK_KEYS = [
+  '_id',
+  'bookIntro',
+  'bookPic',
+  'bookTitle',
+  'commentNumber',
+  'downloadLink',
+  'onShelfDate',
+  'requirePoints',
+  'scanNumber',
+  'typeId',
+];
+const valid = () => ({
+  bookTitle: '深入浅出 Node.js',
+  downloadLink: 'https://pan.example.com/s/abc',
+  bookIntro: '<p>经典</p>',
+  requirePoints: 20,
+  typeId,
+});
 
 async function createBook(payload: object) {
   return t.inject({ method: 'POST', url: '/api/book', ...as(), payload });
 }
 
 async function commentOn(bookId: string) {
-  const response = await t.inject({ method: 'POST', url: '/api/comment', ...as(), payload: { userId, commentType: 2, bookId, commentContent: '好书' } });
+  const response = await t.inject({
+    method: 'POST',
+    url: '/api/comment',
+    ...as(),
+    payload: { userId, commentType: 2, bookId, commentContent: '好书' },
+  });
   if (response.statusCode !== 201) throw new Error(response.body);
 }
 
@@ -51,7 +73,8 @@ describe('POST /api/book', () => {
   it('stores the introduction without scripts, event attributes or javascript: links', async () => {
     const response = await createBook({
       ...valid(),
-      bookIntro: '<h2 onclick="x()">目录</h2><script>alert(1)</script><p><a href="javascript:alert(1)">下载</a><a href="https://ok.example">官网</a></p>',
+      bookIntro:
+        '<h2 onclick="x()">目录</h2><script>alert(1)</script><p><a href="javascript:alert(1)">下载</a><a href="https://ok.example">官网</a></p>',
     });
     const [row] = await t.database.db.select().from(books).where(eq(books.id, response.json().data._id));
     expect(row.bookIntro).toBe(
@@ -116,7 +139,13 @@ describe('GET /api/book/:id, PATCH, DELETE', () => {
       payload: { bookTitle: '新书名', requirePoints: 40, bookIntro: '<p>新<img src=x onerror=alert(1)></p>', commentNumber: 9 },
     });
     expect(response.statusCode).toBe(200);
-    expect(response.json().data).toMatchObject({ ...valid(), bookTitle: '新书名', requirePoints: 40, bookIntro: '<p>新</p>', commentNumber: 0 });
+    expect(response.json().data).toMatchObject({
+      ...valid(),
+      bookTitle: '新书名',
+      requirePoints: 40,
+      bookIntro: '<p>新</p>',
+      commentNumber: 0,
+    });
     const cover = await t.inject({ method: 'PATCH', url: `/api/book/${id}`, ...as(), payload: { bookPic: '' } });
     expect(cover.json().data.bookPic).toBe(DEFAULT_BOOK_COVER);
   });
@@ -182,7 +211,8 @@ describe('GET /api/book (paged)', () => {
   afterAll(() => ctx.close());
 
   const list = (query: string) => ctx.inject({ method: 'GET', url: `/api/book?${query}`, headers: bearer(admin) });
-  const titles = (response: { json(): { data: { data: Array<{ bookTitle: string }> } } }) => response.json().data.data.map((b) => b.bookTitle);
+  const titles = (response: { json(): { data: { data: Array<{ bookTitle: string }> } } }) =>
+    response.json().data.data.map((b) => b.bookTitle);
 
   it('answers newest first with the paging numbers', async () => {
     const response = await list('');
@@ -211,7 +241,11 @@ describe('access', () => {
     ['PATCH', '/api/book/0123456789abcdef01234567'],
     ['DELETE', '/api/book/0123456789abcdef01234567'],
   ])('%s %s without a token answers 401', async (method, url) => {
-    const response = await t.inject({ method: method as 'GET', url, payload: method === 'POST' || method === 'PATCH' ? valid() : undefined });
+    const response = await t.inject({
+      method: method as 'GET',
+      url,
+      payload: method === 'POST' || method === 'PATCH' ? valid() : undefined,
+    });
     expect(response.statusCode).toBe(401);
   });
 });

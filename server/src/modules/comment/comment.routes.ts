@@ -15,7 +15,6 @@ import { createdResponses, ok, responses } from '../../lib/http';
 import { currentAdmin } from '../../plugins/auth';
 import type { CommentService } from './comment.service';
 
-
 export const commentRoutes: FastifyPluginAsyncTypebox<{ comments: CommentService }> = async (app, { comments }) => {
   app.get(
     '/issuecomment/:id',

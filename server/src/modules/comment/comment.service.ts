@@ -116,7 +116,12 @@ export function createCommentService(deps: {
           },
           tx,
         );
-        await audit.record(tx, actor, { action: AUDIT_ACTIONS.create, entity: 'comment', entityId: inserted.id, title: plainTitle(commentContent) });
+        await audit.record(tx, actor, {
+          action: AUDIT_ACTIONS.create,
+          entity: 'comment',
+          entityId: inserted.id,
+          title: plainTitle(commentContent),
+        });
         return inserted;
       });
       return toComment(created);

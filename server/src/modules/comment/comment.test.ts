@@ -35,7 +35,14 @@ describe('POST /api/comment', () => {
   it('comments on an issue: typeId comes from the issue, and its commentNumber goes up', async () => {
     const issueType = await fx.type();
     const issueId = await fx.issue(userId, issueType);
-    const response = await post({ userId, commentType: 1, issueId, commentContent: '<p>好问题</p>', typeId, bookId: '0123456789abcdef01234567' });
+    const response = await post({
+      userId,
+      commentType: 1,
+      issueId,
+      commentContent: '<p>好问题</p>',
+      typeId,
+      bookId: '0123456789abcdef01234567',
+    });
     expect(response.statusCode).toBe(201);
     const comment = response.json().data;
     expect(Object.keys(comment).sort()).toEqual(COMMENT_KEYS);
@@ -59,7 +66,8 @@ describe('POST /api/comment', () => {
       userId,
       commentType: 1,
       issueId,
-      commentContent: '<p onmouseover="x()">赞<script>alert(1)</script><a href="javascript:alert(1)">链接</a></p><iframe src="https://evil.example"></iframe>',
+      commentContent:
+        '<p onmouseover="x()">赞<script>alert(1)</script><a href="javascript:alert(1)">链接</a></p><iframe src="https://evil.example"></iframe>',
     });
     const [row] = await t.database.db.select().from(comments).where(eq(comments.id, response.json().data._id));
     expect(row.commentContent).toBe('<p>赞<a rel="noopener noreferrer nofollow">链接</a></p>');
@@ -96,7 +104,7 @@ describe('POST /api/comment', () => {
 });
 
 describe('DELETE /api/comment/:id', () => {
-  it('deletes a comment and lowers its issue\'s or book\'s commentNumber', async () => {
+  it("deletes a comment and lowers its issue's or book's commentNumber", async () => {
     const issueId = await fx.issue(userId, typeId);
     const bookId = await fx.book(typeId);
     const onIssue = (await post({ userId, commentType: 1, issueId, commentContent: 'a' })).json().data._id;
@@ -167,9 +175,12 @@ describe('comment lists', () => {
       at += 1000;
       return at;
     };
-    for (let i = 0; i < 40; i++) await f.comment({ userId: i % 2 ? bob : alice, issueId: issueA, typeId: react, commentDate: tick(), commentContent: `<p>A${i}</p>` });
-    for (let i = 0; i < 20; i++) await f.comment({ userId: bob, issueId: issueB, typeId: node, commentDate: tick(), commentContent: `<p>B${i}</p>` });
-    for (let i = 0; i < 15; i++) await f.comment({ userId: alice, bookId: book, typeId: node, commentDate: tick(), commentContent: `<p>K${i}</p>` });
+    for (let i = 0; i < 40; i++)
+      await f.comment({ userId: i % 2 ? bob : alice, issueId: issueA, typeId: react, commentDate: tick(), commentContent: `<p>A${i}</p>` });
+    for (let i = 0; i < 20; i++)
+      await f.comment({ userId: bob, issueId: issueB, typeId: node, commentDate: tick(), commentContent: `<p>B${i}</p>` });
+    for (let i = 0; i < 15; i++)
+      await f.comment({ userId: alice, bookId: book, typeId: node, commentDate: tick(), commentContent: `<p>K${i}</p>` });
     await f.comment({ userId: alice, issueId: issueB, typeId: node, commentDate: BASE - 1, commentContent: '<p>50%_off</p>' });
     await f.comment({ userId: alice, issueId: issueB, typeId: node, commentDate: BASE - 2, commentContent: '<p>50X-off</p>' });
   });
@@ -191,8 +202,12 @@ describe('comment lists', () => {
       user: { nickname: 'Bob' },
       target: { _id: issueB, title: 'Stream 问题' },
     });
-    const summary = (c: { target: { title: string }; user: { nickname: string; avatar: string }; commentContent: string }) =>
-      [c.commentContent, c.target.title, c.user.nickname, c.user.avatar];
+    const summary = (c: { target: { title: string }; user: { nickname: string; avatar: string }; commentContent: string }) => [
+      c.commentContent,
+      c.target.title,
+      c.user.nickname,
+      c.user.avatar,
+    ];
     const avatar = '/static/uploads/bbbbbbbbbbbbbbbbbbbbbbbb.png';
     expect((await get('/api/comment/1?current=20&pageSize=3')).json().data.data.map(summary)).toEqual([
       ['<p>A2</p>', 'Hooks 问题', 'Alice', avatar],
@@ -208,7 +223,13 @@ describe('comment lists', () => {
   it('lists book comments with the book as target', async () => {
     const page = (await get('/api/comment/2')).json().data;
     expect(page.count).toBe(15);
-    expect(page.data[0]).toMatchObject({ commentType: 2, bookId: book, issueId: null, target: { _id: book, title: '深入浅出 Node.js' }, user: { nickname: 'Alice' } });
+    expect(page.data[0]).toMatchObject({
+      commentType: 2,
+      bookId: book,
+      issueId: null,
+      target: { _id: book, title: '深入浅出 Node.js' },
+      user: { nickname: 'Alice' },
+    });
   });
 
   it('filters by type and by content (substring, % and _ literal), empty filters meaning none', async () => {
@@ -228,7 +249,7 @@ describe('comment lists', () => {
     expect((await get('/api/comment/1?pageSize=100')).json().data.data).toHaveLength(62);
   });
 
-  it('lists one issue\'s comments and one book\'s comments, paged, with their authors', async () => {
+  it("lists one issue's comments and one book's comments, paged, with their authors", async () => {
     const a = (await get(`/api/comment/issuecomment/${issueA}?current=2&pageSize=15`)).json().data;
     expect(a).toMatchObject({ currentPage: 2, eachPage: 15, count: 40, totalPage: 3 });
     expect(a.data).toHaveLength(15);

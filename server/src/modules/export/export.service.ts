@@ -1,5 +1,11 @@
 import { AUDIT_ACTIONS, type AuditChange, type AuditEntity } from '../../../../contract/audit';
-import type { CommentExportQuery, BookExportQuery, InterviewExportQuery, IssueExportQuery, UserExportQuery } from '../../../../contract/export';
+import type {
+  CommentExportQuery,
+  BookExportQuery,
+  InterviewExportQuery,
+  IssueExportQuery,
+  UserExportQuery,
+} from '../../../../contract/export';
 import type { CsvColumn, CsvExport } from '../../lib/csv';
 import { csvDate } from '../../lib/csv';
 import type { Db } from '../../db/client';
@@ -99,7 +105,11 @@ export function createExportService(deps: {
         { header: '注册时间', value: (r) => csvDate(r.registerDate) },
         { header: '账号状态', value: (r) => (r.enabled ? '启用' : '禁用') },
       ];
-      return audited(actor, 'user', query, { name: '用户列表', columns, batches: users.scan({ loginId, nickname, enabled: booleanFilter(enabled) }) });
+      return audited(actor, 'user', query, {
+        name: '用户列表',
+        columns,
+        batches: users.scan({ loginId, nickname, enabled: booleanFilter(enabled) }),
+      });
     },
 
     async book(actor: Actor, query: BookExportQuery): Promise<CsvExport<BookRow>> {
@@ -157,11 +167,16 @@ export function createExportService(deps: {
         { header: '评论分类', value: (r) => typeName(r.typeId) },
         { header: '评论日期', value: (r) => csvDate(r.commentDate) },
       ];
-      return audited(actor, 'comment', { ...query, commentType }, {
-        name: commentType === 1 ? '问答评论列表' : '书籍评论列表',
-        columns,
-        batches: comments.scan({ commentType, commentContent, typeId }),
-      });
+      return audited(
+        actor,
+        'comment',
+        { ...query, commentType },
+        {
+          name: commentType === 1 ? '问答评论列表' : '书籍评论列表',
+          columns,
+          batches: comments.scan({ commentType, commentContent, typeId }),
+        },
+      );
     },
   };
 }

@@ -57,7 +57,9 @@ async function exported(url: string) {
 async function everyListed(url: string): Promise<Array<Record<string, unknown>>> {
   const all: Array<Record<string, unknown>> = [];
   for (let current = 1; ; current++) {
-    const page = (await t.inject({ method: 'GET', url: `${url}${url.includes('?') ? '&' : '?'}pageSize=7&current=${current}`, headers: root })).json().data;
+    const page = (
+      await t.inject({ method: 'GET', url: `${url}${url.includes('?') ? '&' : '?'}pageSize=7&current=${current}`, headers: root })
+    ).json().data;
     all.push(...page.data);
     if (current >= page.totalPage) return all;
   }
@@ -98,7 +100,9 @@ describe('GET /api/{resource}/export', () => {
     await fixtures.user({ loginId: 'csv-formula', nickname: '=cmd|calc', points: 7, registerDate });
     await fixtures.user({ loginId: 'csv-quote', nickname: 'a "quoted", nick\nname', enabled: false, registerDate: registerDate + 1 });
     const { response, rows } = await exported('/api/user/export?loginId=csv-');
-    expect(response.headers['content-disposition']).toMatch(/^attachment; filename="export-\d{8}\.csv"; filename\*=UTF-8''%E7%94%A8%E6%88%B7%E5%88%97%E8%A1%A8-\d{8}\.csv$/);
+    expect(response.headers['content-disposition']).toMatch(
+      /^attachment; filename="export-\d{8}\.csv"; filename\*=UTF-8''%E7%94%A8%E6%88%B7%E5%88%97%E8%A1%A8-\d{8}\.csv$/,
+    );
     expect(rows).toEqual([
       ['登录账号', '昵称', '头像', '积分', '注册时间', '账号状态'],
       ['csv-quote', 'a "quoted", nick\nname', '/default-avatar.svg', '100', '2026-01-02 11:04:05', '禁用'],
@@ -107,9 +111,16 @@ describe('GET /api/{resource}/export', () => {
     expect(response.body).not.toMatch(/not-a-real-hash|password/i);
   });
 
-  it('user: the filters are the list\'s, and every page of it is exported in its order', async () => {
+  it("user: the filters are the list's, and every page of it is exported in its order", async () => {
     for (let i = 0; i < 12; i++) await fixtures.user({ loginId: `csv-many-${i}`, nickname: i % 3 ? '甲' : '乙', enabled: i % 2 === 0 });
-    for (const query of ['', 'loginId=csv-many', 'loginId=csv-many&enabled=false', 'nickname=乙', 'enabled=true', 'loginId=nobody-has-this']) {
+    for (const query of [
+      '',
+      'loginId=csv-many',
+      'loginId=csv-many&enabled=false',
+      'nickname=乙',
+      'enabled=true',
+      'loginId=nobody-has-this',
+    ]) {
       const listed = await everyListed(`/api/user?${query}`);
       const { rows } = await exported(`/api/user/export?${query}`);
       expect({ query, rows: rows.slice(1).map((r) => r[0]) }).toEqual({ query, rows: listed.map((u) => u.loginId) });
@@ -117,15 +128,29 @@ describe('GET /api/{resource}/export', () => {
     expect((await t.inject({ method: 'GET', url: '/api/user/export?enabled=maybe', headers: root })).statusCode).toBe(400);
   });
 
-  it('book, interview, issue and comment: the list\'s columns, type names, plain text, filters', async () => {
+  it("book, interview, issue and comment: the list's columns, type names, plain text, filters", async () => {
     const user = await fixtures.user({ loginId: 'csv-asker', nickname: '提问者' });
-    const book = await fixtures.book(typeA, { bookTitle: '导出书', bookIntro: '<p>简介 &amp; <b>粗体</b></p>', onShelfDate: Date.UTC(2026, 5, 1) });
+    const book = await fixtures.book(typeA, {
+      bookTitle: '导出书',
+      bookIntro: '<p>简介 &amp; <b>粗体</b></p>',
+      onShelfDate: Date.UTC(2026, 5, 1),
+    });
     await fixtures.book(typeB, { bookTitle: '另一本' });
     await fixtures.interview(typeA, { interviewTitle: '-1 题', onShelfDate: Date.UTC(2026, 5, 1) });
     const issue = await fixtures.issue(user, typeA, { issueTitle: '导出问答', issueContent: '<p>描述</p>', issueStatus: true });
     await fixtures.issue(user, typeB, { issueTitle: '待审问答' });
-    await t.inject({ method: 'POST', url: '/api/comment', headers: root, payload: { userId: user, commentType: 1, issueId: issue, commentContent: '<p>@评论</p>' } });
-    await t.inject({ method: 'POST', url: '/api/comment', headers: root, payload: { userId: user, commentType: 2, bookId: book, commentContent: '<p>书评</p>' } });
+    await t.inject({
+      method: 'POST',
+      url: '/api/comment',
+      headers: root,
+      payload: { userId: user, commentType: 1, issueId: issue, commentContent: '<p>@评论</p>' },
+    });
+    await t.inject({
+      method: 'POST',
+      url: '/api/comment',
+      headers: root,
+      payload: { userId: user, commentType: 2, bookId: book, commentContent: '<p>书评</p>' },
+    });
 
     expect((await exported(`/api/book/export?typeId=${typeA}`)).rows).toEqual([
       ['书籍名称', '书籍分类', '书籍简介', '书籍封面', '浏览数', '评论数', '上架日期'],
@@ -160,11 +185,12 @@ describe('GET /api/{resource}/export', () => {
     }
   });
 
-  it('reads by keyset in batches: ties on the date, every row once, in the list\'s order', async () => {
+  it("reads by keyset in batches: ties on the date, every row once, in the list's order", async () => {
     const at = Date.UTC(2026, 2, 3);
     for (let i = 0; i < 23; i++) await fixtures.user({ loginId: `csv-tie-${i}`, registerDate: at });
     const batches = [];
-    for await (const batch of createUserRepository(t.database.db).scan({ loginId: 'csv-tie-' }, 5)) batches.push(batch.map((u) => u.loginId));
+    for await (const batch of createUserRepository(t.database.db).scan({ loginId: 'csv-tie-' }, 5))
+      batches.push(batch.map((u) => u.loginId));
     expect(batches.map((b) => b.length)).toEqual([5, 5, 5, 5, 3]);
     const listed = await everyListed('/api/user?loginId=csv-tie-');
     expect(batches.flat()).toEqual(listed.map((u) => u.loginId));

@@ -8,7 +8,6 @@ import { createdResponses, ok, responses } from '../../lib/http';
 import { currentAdmin } from '../../plugins/auth';
 import type { InterviewService } from './interview.service';
 
-
 export const interviewRoutes: FastifyPluginAsyncTypebox<{ interviews: InterviewService }> = async (app, { interviews }) => {
   app.get(
     '/',

@@ -15,7 +15,6 @@ import type { TrashBin } from '../trash/trash.service';
 import type { TypeRepository } from '../type/type.repository';
 import type { InterviewChanges, InterviewRepository, InterviewRow } from './interview.repository';
 
-
 function toInterview({ id, ...row }: InterviewRow): Interview {
   return { _id: id, ...row };
 }
@@ -38,12 +37,21 @@ export function createInterviewService(deps: {
    * by the caller, goes to the recycle bin (one bin entry per question) and gets its audit entry
    * (one insert for all), inside the caller's transaction.
    */
-  async function removeIn(tx: Locked<'interviews'>, actor: Actor, action: AuditAction, rows: ReadonlyArray<{ id: string; interviewTitle: string }>): Promise<void> {
+  async function removeIn(
+    tx: Locked<'interviews'>,
+    actor: Actor,
+    action: AuditAction,
+    rows: ReadonlyArray<{ id: string; interviewTitle: string }>,
+  ): Promise<void> {
     for (const { id } of rows) {
       if (!(await bin.capture(tx, 'interview', id, actor))) throw notFound(INTERVIEW_MESSAGES.notFound);
       await interviews.delete(id, tx);
     }
-    await audit.record(tx, actor, rows.map((row) => ({ action, entity: 'interview' as const, entityId: row.id, title: row.interviewTitle })));
+    await audit.record(
+      tx,
+      actor,
+      rows.map((row) => ({ action, entity: 'interview' as const, entityId: row.id, title: row.interviewTitle })),
+    );
   }
 
   async function get(id: string): Promise<Interview> {
@@ -68,7 +76,12 @@ export function createInterviewService(deps: {
           { id: newId(at), interviewTitle: body.interviewTitle, interviewContent, onShelfDate: at, typeId: body.typeId },
           tx,
         );
-        await audit.record(tx, actor, { action: AUDIT_ACTIONS.create, entity: 'interview', entityId: inserted.id, title: inserted.interviewTitle });
+        await audit.record(tx, actor, {
+          action: AUDIT_ACTIONS.create,
+          entity: 'interview',
+          entityId: inserted.id,
+          title: inserted.interviewTitle,
+        });
         return inserted;
       });
       return toInterview(created);

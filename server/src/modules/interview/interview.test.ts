@@ -58,7 +58,12 @@ describe('interview API', () => {
     expect(created.statusCode).toBe(400);
     expect(created.json().msg).toBe('分类不存在');
     const id = (await createInterview(valid())).json().data._id;
-    const changed = await t.inject({ method: 'PATCH', url: `/api/interview/${id}`, ...as(), payload: { typeId: '0123456789abcdef01234567' } });
+    const changed = await t.inject({
+      method: 'PATCH',
+      url: `/api/interview/${id}`,
+      ...as(),
+      payload: { typeId: '0123456789abcdef01234567' },
+    });
     expect(changed.statusCode).toBe(400);
     expect(changed.json().msg).toBe('分类不存在');
   });
@@ -70,7 +75,13 @@ describe('interview API', () => {
       method: 'PATCH',
       url: `/api/interview/${created._id}`,
       ...as(),
-      payload: { interviewTitle: '新题目', interviewContent: '<p>新答案<script>x</script></p>', typeId: newType, onShelfDate: 1, _id: 'ffffffffffffffffffffffff' },
+      payload: {
+        interviewTitle: '新题目',
+        interviewContent: '<p>新答案<script>x</script></p>',
+        typeId: newType,
+        onShelfDate: 1,
+        _id: 'ffffffffffffffffffffffff',
+      },
     });
     expect(response.statusCode).toBe(200);
     expect(response.json().data).toEqual({ ...created, interviewTitle: '新题目', interviewContent: '<p>新答案</p>', typeId: newType });
@@ -104,7 +115,10 @@ describe('GET /api/interview (paged)', () => {
     html = await f.type('HTML');
     const js = await f.type('JS');
     for (let i = 0; i < 12; i++) {
-      await f.interview(i < 4 ? html : js, { interviewTitle: `第 ${i} 题 ${i < 4 ? 'Semantic' : 'Closure'}`, onShelfDate: BASE + i * 1000 });
+      await f.interview(i < 4 ? html : js, {
+        interviewTitle: `第 ${i} 题 ${i < 4 ? 'Semantic' : 'Closure'}`,
+        onShelfDate: BASE + i * 1000,
+      });
     }
     await f.interview(js, { interviewTitle: 'a_b 与 100%', onShelfDate: BASE - 1 });
     await f.interview(js, { interviewTitle: 'aXb 与 100X', onShelfDate: BASE - 2 });
@@ -112,7 +126,8 @@ describe('GET /api/interview (paged)', () => {
   afterAll(() => ctx.close());
 
   const list = (query: string) => ctx.inject({ method: 'GET', url: `/api/interview?${query}`, headers: bearer(admin) });
-  const titles = (response: { json(): { data: { data: Array<{ interviewTitle: string }> } } }) => response.json().data.data.map((q) => q.interviewTitle);
+  const titles = (response: { json(): { data: { data: Array<{ interviewTitle: string }> } } }) =>
+    response.json().data.data.map((q) => q.interviewTitle);
 
   it('answers newest first, with paging edges', async () => {
     const response = await list('pageSize=3');
@@ -140,7 +155,11 @@ describe('access', () => {
     ['PATCH', '/api/interview/0123456789abcdef01234567'],
     ['DELETE', '/api/interview/0123456789abcdef01234567'],
   ])('%s %s without a token answers 401', async (method, url) => {
-    const response = await t.inject({ method: method as 'GET', url, payload: method === 'POST' || method === 'PATCH' ? valid() : undefined });
+    const response = await t.inject({
+      method: method as 'GET',
+      url,
+      payload: method === 'POST' || method === 'PATCH' ? valid() : undefined,
+    });
     expect(response.statusCode).toBe(401);
   });
 });

@@ -75,7 +75,10 @@ export function createIssueRepository(db: Db) {
     },
 
     async setStatus(ids: readonly string[], issueStatus: boolean, tx: Locked<'issues'>): Promise<void> {
-      await tx.update(issues).set({ issueStatus }).where(inArray(issues.id, [...ids]));
+      await tx
+        .update(issues)
+        .set({ issueStatus })
+        .where(inArray(issues.id, [...ids]));
     },
 
     async delete(id: string, tx: Locked<'issues'>): Promise<boolean> {

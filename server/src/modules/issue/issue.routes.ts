@@ -8,7 +8,6 @@ import { createdResponses, ok, responses } from '../../lib/http';
 import { currentAdmin } from '../../plugins/auth';
 import type { IssueService } from './issue.service';
 
-
 export const issueRoutes: FastifyPluginAsyncTypebox<{ issues: IssueService }> = async (app, { issues }) => {
   app.get(
     '/',
@@ -64,7 +63,11 @@ export const issueRoutes: FastifyPluginAsyncTypebox<{ issues: IssueService }> = 
     '/batch',
     {
       config: { access: 'admin' },
-      schema: { summary: '批量删除、审核通过或取消审核问答：全部成功或全部不做', body: BatchBody(ISSUE_BATCH_ACTIONS), response: responses(BatchResult) },
+      schema: {
+        summary: '批量删除、审核通过或取消审核问答：全部成功或全部不做',
+        body: BatchBody(ISSUE_BATCH_ACTIONS),
+        response: responses(BatchResult),
+      },
     },
     async (request) => ok(await issues.batch(currentAdmin(request), request.body.action, request.body.ids)),
   );

@@ -19,7 +19,6 @@ import type { TypeRepository } from '../type/type.repository';
 import type { UserRepository } from '../user/user.repository';
 import type { IssueRepository, IssueWithUser } from './issue.repository';
 
-
 function toIssue({ id, user, ...row }: IssueWithUser): Issue {
   return {
     _id: id,
@@ -61,13 +60,22 @@ export function createIssueService(deps: {
    * goes with its comments to the recycle bin (one bin entry per issue) and gets its audit entry
    * (one insert for all), inside the caller's transaction.
    */
-  async function removeIn(tx: Locked<'issues' | 'comments'>, actor: Actor, action: AuditAction, rows: ReadonlyArray<{ id: string; issueTitle: string }>): Promise<void> {
+  async function removeIn(
+    tx: Locked<'issues' | 'comments'>,
+    actor: Actor,
+    action: AuditAction,
+    rows: ReadonlyArray<{ id: string; issueTitle: string }>,
+  ): Promise<void> {
     for (const { id } of rows) {
       if (!(await bin.capture(tx, 'issue', id, actor))) throw notFound(ISSUE_MESSAGES.notFound);
       await comments.deleteUnder(1, id, tx);
       await issues.delete(id, tx);
     }
-    await audit.record(tx, actor, rows.map((row) => ({ action, entity: 'issue' as const, entityId: row.id, title: row.issueTitle })));
+    await audit.record(
+      tx,
+      actor,
+      rows.map((row) => ({ action, entity: 'issue' as const, entityId: row.id, title: row.issueTitle })),
+    );
   }
 
   /** Only the status changed: the log says 审核通过 or 取消审核 rather than 修改. */

@@ -18,7 +18,18 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const as = () => ({ headers: bearer(token) });
-const ISSUE_KEYS = ['_id', 'commentNumber', 'issueContent', 'issueDate', 'issueStatus', 'issueTitle', 'scanNumber', 'typeId', 'user', 'userId'];
+const ISSUE_KEYS = [
+  '_id',
+  'commentNumber',
+  'issueContent',
+  'issueDate',
+  'issueStatus',
+  'issueTitle',
+  'scanNumber',
+  'typeId',
+  'user',
+  'userId',
+];
 
 async function createIssue(payload: object) {
   return t.inject({ method: 'POST', url: '/api/issue', ...as(), payload });
@@ -57,7 +68,8 @@ describe('POST /api/issue', () => {
   it('stores the content without scripts, event attributes or javascript: links', async () => {
     const response = await createIssue({
       issueTitle: 'xss',
-      issueContent: '<p onclick="steal()">看<script>alert(1)</script><a href="javascript:alert(1)">这里</a><img src=x onerror=alert(1)></p>',
+      issueContent:
+        '<p onclick="steal()">看<script>alert(1)</script><a href="javascript:alert(1)">这里</a><img src=x onerror=alert(1)></p>',
       userId,
       typeId,
     });
@@ -154,7 +166,12 @@ describe('GET /api/issue/:id, PATCH, DELETE', () => {
   });
 
   it('answers 404 when patching an unknown issue, and answers the issue unchanged for an empty patch', async () => {
-    const missing = await t.inject({ method: 'PATCH', url: '/api/issue/0123456789abcdef01234567', ...as(), payload: { issueStatus: true } });
+    const missing = await t.inject({
+      method: 'PATCH',
+      url: '/api/issue/0123456789abcdef01234567',
+      ...as(),
+      payload: { issueStatus: true },
+    });
     expect(missing.statusCode).toBe(404);
     const id = await fx.issue(userId, typeId);
     const empty = await t.inject({ method: 'PATCH', url: `/api/issue/${id}`, ...as(), payload: {} });
@@ -249,7 +266,13 @@ describe('GET /api/issue (paged)', () => {
   });
 
   it('answers a page past the end with no rows and the right count, and refuses pageSize 101', async () => {
-    expect((await list('current=100&pageSize=10')).json().data).toEqual({ currentPage: 100, eachPage: 10, count: 62, totalPage: 7, data: [] });
+    expect((await list('current=100&pageSize=10')).json().data).toEqual({
+      currentPage: 100,
+      eachPage: 10,
+      count: 62,
+      totalPage: 7,
+      data: [],
+    });
     expect((await list('pageSize=100')).json().data.data).toHaveLength(62);
     expect((await list('pageSize=101')).statusCode).toBe(400);
   });
@@ -272,7 +295,11 @@ describe('access', () => {
     ['PATCH', '/api/issue/0123456789abcdef01234567'],
     ['DELETE', '/api/issue/0123456789abcdef01234567'],
   ])('%s %s without a token answers 401', async (method, url) => {
-    const response = await t.inject({ method: method as 'GET', url, payload: method === 'POST' || method === 'PATCH' ? { issueStatus: true } : undefined });
+    const response = await t.inject({
+      method: method as 'GET',
+      url,
+      payload: method === 'POST' || method === 'PATCH' ? { issueStatus: true } : undefined,
+    });
     expect(response.statusCode).toBe(401);
   });
 });

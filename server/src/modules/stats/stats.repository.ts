@@ -21,7 +21,9 @@ export function createStatsRepository(db: Db) {
      * (migration 0002), admins and types from their small tables.
      */
     async counts(): Promise<StatsCounts> {
-      const [row] = await queryRows<StatsCounts>(db, sql`
+      const [row] = await queryRows<StatsCounts>(
+        db,
+        sql`
         select
           (select count(*)::int from admins) as "admins",
           ${keptTotal('users')} as "users",
@@ -30,7 +32,8 @@ export function createStatsRepository(db: Db) {
           ${keptTotal('issues', { flag: false })} as "issuesWaiting",
           ${keptTotal('issues', { flag: true })} as "issuesApproved",
           ${keptTotal('comments')} as "comments",
-          (select count(*)::int from types) as "types"`);
+          (select count(*)::int from types) as "types"`,
+      );
       return {
         admins: Number(row.admins),
         users: Number(row.users),
@@ -51,7 +54,9 @@ export function createStatsRepository(db: Db) {
       const bounds = sql`${sql.param(edges)}::bigint[]`;
       const first = edges[0];
       const end = edges[edges.length - 1];
-      const rows = await queryRows<BucketCount>(db, sql`
+      const rows = await queryRows<BucketCount>(
+        db,
+        sql`
         select 'users' as "series", width_bucket(register_date, ${bounds}) as "bucket", count(*)::int as "n"
           from users where register_date >= ${first} and register_date < ${end} group by 2
         union all
@@ -59,7 +64,8 @@ export function createStatsRepository(db: Db) {
           from issues where issue_date >= ${first} and issue_date < ${end} group by 2
         union all
         select 'comments', width_bucket(comment_date, ${bounds}), count(*)::int
-          from comments where comment_type in (1, 2) and comment_date >= ${first} and comment_date < ${end} group by 2`);
+          from comments where comment_type in (1, 2) and comment_date >= ${first} and comment_date < ${end} group by 2`,
+      );
       return rows.map((row) => ({ series: row.series, bucket: Number(row.bucket), n: Number(row.n) }));
     },
   };

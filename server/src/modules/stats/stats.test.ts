@@ -90,7 +90,12 @@ describe('dayEdges', () => {
     const now = new Date(2024, 4, 15, 13, 30).getTime();
     const { dates, edges } = dayEdges(now, 3);
     expect(dates).toEqual(['2024-05-13', '2024-05-14', '2024-05-15']);
-    expect(edges).toEqual([new Date(2024, 4, 13).getTime(), new Date(2024, 4, 14).getTime(), new Date(2024, 4, 15).getTime(), new Date(2024, 4, 16).getTime()]);
+    expect(edges).toEqual([
+      new Date(2024, 4, 13).getTime(),
+      new Date(2024, 4, 14).getTime(),
+      new Date(2024, 4, 15).getTime(),
+      new Date(2024, 4, 16).getTime(),
+    ]);
   });
 
   it('keeps a day that daylight saving time makes 23 hours long as one day', () => {

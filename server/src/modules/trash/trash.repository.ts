@@ -53,14 +53,20 @@ const TITLE: Record<TrashEntity, [ContentTable, SQL]> = {
   interview: ['interviews', sql`m.interview_title`],
   issue: ['issues', sql`m.issue_title`],
   // A comment has no title: the start of its text, tags and entities left out.
-  comment: ['comments', sql`left(btrim(regexp_replace(regexp_replace(m.comment_content, '<[^>]*>', ' ', 'g'), '&[a-z#0-9]+;|\\s+', ' ', 'g')), 60)`],
+  comment: [
+    'comments',
+    sql`left(btrim(regexp_replace(regexp_replace(m.comment_content, '<[^>]*>', ' ', 'g'), '&[a-z#0-9]+;|\\s+', ' ', 'g')), 60)`,
+  ],
 };
 
 /**
  * The references a restored row needs, checked in restore order after the rows before it are
  * back: the first row whose parent is missing names the reason of the refusal.
  */
-export const PARENTS: Record<ContentTable, Array<[column: string, parent: ContentTable | 'types', reason: 'user' | 'issue' | 'book' | 'type']>> = {
+export const PARENTS: Record<
+  ContentTable,
+  Array<[column: string, parent: ContentTable | 'types', reason: 'user' | 'issue' | 'book' | 'type']>
+> = {
   users: [],
   books: [['type_id', 'types', 'type']],
   interviews: [['type_id', 'types', 'type']],
@@ -83,7 +89,11 @@ const heldRows = (id: string, table: ContentTable) =>
         where e.id = ${id} and part->>'table' = ${table})`;
 
 /** `a, b, c` as parameters: the same on both drivers, where an array parameter is not. */
-const idList = (ids: string[]) => sql.join(ids.map((id) => sql`${id}`), sql`, `);
+const idList = (ids: string[]) =>
+  sql.join(
+    ids.map((id) => sql`${id}`),
+    sql`, `,
+  );
 
 // An uploaded file's address as the rows hold it (UPLOAD_URL_PREFIX, a 24-hex id, an extension).
 const UPLOAD_REFERENCE = '/static/uploads/([0-9a-f]{24})\\.';
@@ -152,7 +162,10 @@ export function createTrashRepository(db: Db) {
       return rows.length > 0;
     },
 
-    async list(filter: { entity?: TrashEntity }, { current = 1, pageSize = 10 }: PageRequest): Promise<{ rows: TrashRow[]; total: number }> {
+    async list(
+      filter: { entity?: TrashEntity },
+      { current = 1, pageSize = 10 }: PageRequest,
+    ): Promise<{ rows: TrashRow[]; total: number }> {
       const where = filter.entity ? eq(trash.entity, filter.entity) : undefined;
       // Served by trash_deleted_at_idx or trash_entity_deleted_at_idx; the bin is small (retention).
       const rows = await db

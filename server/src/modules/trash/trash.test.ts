@@ -80,7 +80,13 @@ async function entryOf(entityId: string) {
 
 describe('recycle bin: delete, then restore, puts every row, counter and statistic back', () => {
   const cases = [
-    { entity: 'user', url: (w: World) => `/api/user/${w.alice}`, id: (w: World) => w.alice, title: (_w: World, tag: string) => `${tag}-alice`, cascaded: 5 },
+    {
+      entity: 'user',
+      url: (w: World) => `/api/user/${w.alice}`,
+      id: (w: World) => w.alice,
+      title: (_w: World, tag: string) => `${tag}-alice`,
+      cascaded: 5,
+    },
     { entity: 'book', url: (w: World) => `/api/book/${w.book}`, id: (w: World) => w.book, cascaded: 2 },
     { entity: 'interview', url: (w: World) => `/api/interview/${w.interview}`, id: (w: World) => w.interview, cascaded: 0 },
     { entity: 'issue', url: (w: World) => `/api/issue/${w.aliceIssue}`, id: (w: World) => w.aliceIssue, cascaded: 2 },
@@ -123,7 +129,10 @@ describe('recycle bin: delete, then restore, puts every row, counter and statist
     expect([issueEntry.cascaded, userEntry.cascaded]).toEqual([2, 2]);
     // The issue cannot come back before its asker.
     const early = await api('POST', `/api/trash/${issueEntry._id}/restore`);
-    expect({ status: early.statusCode, msg: early.json().msg }).toEqual({ status: 409, msg: '所属用户已不存在或在回收站中，请先恢复该用户' });
+    expect({ status: early.statusCode, msg: early.json().msg }).toEqual({
+      status: 409,
+      msg: '所属用户已不存在或在回收站中，请先恢复该用户',
+    });
     expect((await api('POST', `/api/trash/${userEntry._id}/restore`)).statusCode).toBe(200);
     expect((await api('POST', `/api/trash/${issueEntry._id}/restore`)).statusCode).toBe(200);
     expect(await state()).toEqual(before);
@@ -178,9 +187,15 @@ describe('recycle bin: conflicts, permissions, purge', () => {
     const onIssue = await entryOf(w.comments.bobOnAlice);
     const onBook = await entryOf(w.comments.bobOnBook);
     const issueRefused = await api('POST', `/api/trash/${onIssue._id}/restore`);
-    expect({ status: issueRefused.statusCode, msg: issueRefused.json().msg }).toEqual({ status: 409, msg: '所属问答已不存在或在回收站中，请先恢复该问答' });
+    expect({ status: issueRefused.statusCode, msg: issueRefused.json().msg }).toEqual({
+      status: 409,
+      msg: '所属问答已不存在或在回收站中，请先恢复该问答',
+    });
     const bookRefused = await api('POST', `/api/trash/${onBook._id}/restore`);
-    expect({ status: bookRefused.statusCode, msg: bookRefused.json().msg }).toEqual({ status: 409, msg: '所属书籍已不存在或在回收站中，请先恢复该书籍' });
+    expect({ status: bookRefused.statusCode, msg: bookRefused.json().msg }).toEqual({
+      status: 409,
+      msg: '所属书籍已不存在或在回收站中，请先恢复该书籍',
+    });
     expect((await api('POST', `/api/trash/${(await entryOf(w.aliceIssue))._id}/restore`)).statusCode).toBe(200);
     expect((await api('POST', `/api/trash/${onIssue._id}/restore`)).statusCode).toBe(200);
     const issue = (await api('GET', `/api/issue/${w.aliceIssue}`)).json().data;
@@ -253,7 +268,13 @@ describe('recycle bin: list and retention', () => {
   it('purges what has expired, in batches, and nothing younger', async () => {
     const db = t.database.db;
     const w = await world('bin-expiry');
-    const service = createTrashService({ db, trash: createTrashRepository(db), audit: createAudit({ now: t.clock.now }), retentionDays: 30, now: t.clock.now });
+    const service = createTrashService({
+      db,
+      trash: createTrashRepository(db),
+      audit: createAudit({ now: t.clock.now }),
+      retentionDays: 30,
+      now: t.clock.now,
+    });
     await service.purgeExpired();
     const fixtures = contentFixtures(db);
     const old = [];
@@ -267,7 +288,9 @@ describe('recycle bin: list and retention', () => {
     expect(binned).toBeGreaterThanOrEqual(5);
     t.clock.advance(29 * DAY);
     // A token of today: the one from the start of the file has expired with the clock.
-    expect((await api('DELETE', `/api/interview/${w.interview}`, bearer(await t.tokenFor(ROOT_LOGIN, ROOT_PASSWORD)))).statusCode).toBe(200);
+    expect((await api('DELETE', `/api/interview/${w.interview}`, bearer(await t.tokenFor(ROOT_LOGIN, ROOT_PASSWORD)))).statusCode).toBe(
+      200,
+    );
     t.clock.advance(1 * DAY + 1);
     const purged = await service.purgeExpired(2);
     expect(purged.entries).toBe(binned);

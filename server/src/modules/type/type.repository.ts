@@ -51,12 +51,15 @@ export function createTypeRepository(db: Db) {
 
     /** How much content still uses the type: four index-only counts in one round trip. */
     async usage(id: string, executor: Db = db): Promise<TypeUsage> {
-      const [row] = await queryRows<TypeUsage>(executor, sql`
+      const [row] = await queryRows<TypeUsage>(
+        executor,
+        sql`
         select
           (select count(*)::int from books where type_id = ${id}) as books,
           (select count(*)::int from interviews where type_id = ${id}) as interviews,
           (select count(*)::int from issues where type_id = ${id}) as issues,
-          (select count(*)::int from comments where type_id = ${id}) as comments`);
+          (select count(*)::int from comments where type_id = ${id}) as comments`,
+      );
       return {
         books: Number(row.books),
         interviews: Number(row.interviews),

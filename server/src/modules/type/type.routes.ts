@@ -6,7 +6,6 @@ import { createdResponses, ok, responses } from '../../lib/http';
 import { currentAdmin } from '../../plugins/auth';
 import type { TypeService } from './type.service';
 
-
 export const typeRoutes: FastifyPluginAsyncTypebox<{ types: TypeService }> = async (app, { types }) => {
   app.get(
     '/',

@@ -9,7 +9,6 @@ import { writeTransaction } from '../../db/write-lock';
 import { checkGuard, diff, lockRow, missingRecord, type Actor, type Audit, type RevertGuard } from '../audit/audit';
 import type { TypeRepository, TypeRow, TypeUsage } from './type.repository';
 
-
 function toType(row: TypeRow): TypeRecord {
   return { _id: row.id, typeName: row.typeName, createdAt: row.createdAt };
 }
@@ -38,7 +37,8 @@ export function createTypeService(deps: { db: Db; types: TypeRepository; audit: 
     async create(actor: Actor, typeName: string): Promise<TypeRecord> {
       const created = await writeTransaction(db, ['types'], async (tx) => {
         const inserted = await types.insert({ id: newId(), typeName, createdAt: now() }, tx);
-        if (inserted) await audit.record(tx, actor, { action: AUDIT_ACTIONS.create, entity: 'type', entityId: inserted.id, title: typeName });
+        if (inserted)
+          await audit.record(tx, actor, { action: AUDIT_ACTIONS.create, entity: 'type', entityId: inserted.id, title: typeName });
         return inserted;
       });
       if (!created) throw conflict(TYPE_MESSAGES.duplicate);

@@ -23,7 +23,12 @@ describe('type API (normal admins may read and write)', () => {
     await createType('CSS');
     const list = await t.inject({ method: 'GET', url: '/api/type', ...as() });
     expect(list.statusCode).toBe(200);
-    expect(list.json().data.map((x: { typeName: string }) => x.typeName).slice(0, 2)).toEqual(['HTML', 'CSS']);
+    expect(
+      list
+        .json()
+        .data.map((x: { typeName: string }) => x.typeName)
+        .slice(0, 2),
+    ).toEqual(['HTML', 'CSS']);
   });
 
   it('refuses a duplicate name with 409 该类型已存在', async () => {
@@ -63,11 +68,47 @@ describe('type API (normal admins may read and write)', () => {
     const typeId = (await createType('Node.js')).json().data._id;
     const now = Date.now();
     const db = t.database.db;
-    await db.insert(users).values({ id: 'a00000000000000000000001', loginId: 'u1', passwordHash: 'x', nickname: 'u', avatar: '/a.png', registerDate: now, lastLoginDate: now });
-    await db.insert(books).values({ id: 'b00000000000000000000001', bookTitle: 'b', bookPic: '/c.png', downloadLink: 'https://x', bookIntro: 'i', onShelfDate: now, requirePoints: 10, typeId });
-    await db.insert(interviews).values([1, 2].map((n) => ({ id: `c0000000000000000000000${n}`, interviewTitle: 'q', interviewContent: 'a', onShelfDate: now, typeId })));
-    await db.insert(issues).values({ id: 'd00000000000000000000001', issueTitle: 't', issueContent: 'c', issueDate: now, userId: 'a00000000000000000000001', typeId });
-    await db.insert(comments).values({ id: 'e00000000000000000000001', userId: 'a00000000000000000000001', issueId: 'd00000000000000000000001', typeId, commentContent: 'c', commentDate: now, commentType: 1 });
+    await db.insert(users).values({
+      id: 'a00000000000000000000001',
+      loginId: 'u1',
+      passwordHash: 'x',
+      nickname: 'u',
+      avatar: '/a.png',
+      registerDate: now,
+      lastLoginDate: now,
+    });
+    await db.insert(books).values({
+      id: 'b00000000000000000000001',
+      bookTitle: 'b',
+      bookPic: '/c.png',
+      downloadLink: 'https://x',
+      bookIntro: 'i',
+      onShelfDate: now,
+      requirePoints: 10,
+      typeId,
+    });
+    await db
+      .insert(interviews)
+      .values(
+        [1, 2].map((n) => ({ id: `c0000000000000000000000${n}`, interviewTitle: 'q', interviewContent: 'a', onShelfDate: now, typeId })),
+      );
+    await db.insert(issues).values({
+      id: 'd00000000000000000000001',
+      issueTitle: 't',
+      issueContent: 'c',
+      issueDate: now,
+      userId: 'a00000000000000000000001',
+      typeId,
+    });
+    await db.insert(comments).values({
+      id: 'e00000000000000000000001',
+      userId: 'a00000000000000000000001',
+      issueId: 'd00000000000000000000001',
+      typeId,
+      commentContent: 'c',
+      commentDate: now,
+      commentType: 1,
+    });
     const response = await t.inject({ method: 'DELETE', url: `/api/type/${typeId}`, ...as() });
     expect(response.statusCode).toBe(409);
     expect(response.json().msg).toBe('该分类下还有内容，无法删除（书籍 1 本，面试题 2 道，问答 1 个，评论 1 条）');
@@ -81,7 +122,11 @@ describe('type API (normal admins may read and write)', () => {
     ['PATCH', '/api/type/0123456789abcdef01234567'],
     ['DELETE', '/api/type/0123456789abcdef01234567'],
   ])('%s %s without a token answers 401', async (method, url) => {
-    const response = await t.inject({ method: method as 'GET', url, payload: method === 'GET' || method === 'DELETE' ? undefined : { typeName: 'x' } });
+    const response = await t.inject({
+      method: method as 'GET',
+      url,
+      payload: method === 'GET' || method === 'DELETE' ? undefined : { typeName: 'x' },
+    });
     expect(response.statusCode).toBe(401);
   });
 });

@@ -11,7 +11,10 @@ export function createUploadRepository(db: Db) {
       await executor.insert(uploads).values(row);
     },
     async find(id: string, ext: string): Promise<UploadRow | null> {
-      const [row] = await db.select().from(uploads).where(and(eq(uploads.id, id), eq(uploads.ext, ext)));
+      const [row] = await db
+        .select()
+        .from(uploads)
+        .where(and(eq(uploads.id, id), eq(uploads.ext, ext)));
       return row ?? null;
     },
   };

@@ -59,19 +59,15 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<{ uploads: UploadService }>
 
 /** GET /static/uploads/:file: the stored image, with its real type and a long cache lifetime. */
 export const uploadedFileRoutes: FastifyPluginAsyncTypebox<{ uploads: UploadService }> = async (app, { uploads }) => {
-  app.get(
-    '/:file',
-    { schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 64 }) }) } },
-    async (request, reply) => {
-      const row = await uploads.read(request.params.file);
-      if (!row) return reply.status(404).send(fail(404, '文件不存在'));
-      return reply
-        .header('Content-Type', row.mime)
-        .header('Content-Length', row.size)
-        .header('Cache-Control', `public, max-age=${ONE_YEAR_S}, immutable`)
-        .header('X-Content-Type-Options', 'nosniff')
-        .header('Content-Security-Policy', "default-src 'none'; sandbox")
-        .send(row.data);
-    },
-  );
+  app.get('/:file', { schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 64 }) }) } }, async (request, reply) => {
+    const row = await uploads.read(request.params.file);
+    if (!row) return reply.status(404).send(fail(404, '文件不存在'));
+    return reply
+      .header('Content-Type', row.mime)
+      .header('Content-Length', row.size)
+      .header('Cache-Control', `public, max-age=${ONE_YEAR_S}, immutable`)
+      .header('X-Content-Type-Options', 'nosniff')
+      .header('Content-Security-Policy', "default-src 'none'; sandbox")
+      .send(row.data);
+  });
 };

@@ -20,7 +20,9 @@ function multipart(files: Array<{ field?: string; name: string; type: string; da
   const boundary = '----cs-test-boundary';
   const parts = files.map((f) =>
     Buffer.concat([
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${f.field ?? 'file'}"; filename="${f.name}"\r\nContent-Type: ${f.type}\r\n\r\n`),
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${f.field ?? 'file'}"; filename="${f.name}"\r\nContent-Type: ${f.type}\r\n\r\n`,
+      ),
       f.data,
       Buffer.from('\r\n'),
     ]),

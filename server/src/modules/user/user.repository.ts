@@ -105,17 +105,23 @@ export function createUserRepository(db: Db) {
      * issues (two disjoint index-backed counts rather than one OR that would scan every comment).
      */
     async impact(id: string): Promise<{ issues: number; comments: number }> {
-      const [row] = await queryRows<{ issues: number; own: number; underIssues: number }>(db, sql`
+      const [row] = await queryRows<{ issues: number; own: number; underIssues: number }>(
+        db,
+        sql`
         select
           (select count(*)::int from issues where user_id = ${id}) as "issues",
           (select count(*)::int from comments where user_id = ${id}) as "own",
           (select count(*)::int from comments c join issues i on i.id = c.issue_id
-            where i.user_id = ${id} and c.user_id <> ${id}) as "underIssues"`);
+            where i.user_id = ${id} and c.user_id <> ${id}) as "underIssues"`,
+      );
       return { issues: Number(row.issues), comments: Number(row.own) + Number(row.underIssues) };
     },
 
     async setEnabled(ids: readonly string[], enabled: boolean, tx: Locked<'users'>): Promise<void> {
-      await tx.update(users).set({ enabled }).where(inArray(users.id, [...ids]));
+      await tx
+        .update(users)
+        .set({ enabled })
+        .where(inArray(users.id, [...ids]));
     },
 
     async delete(id: string, tx: Locked<'users'>): Promise<boolean> {

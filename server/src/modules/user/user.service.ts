@@ -18,7 +18,6 @@ import type { IssueRepository } from '../issue/issue.repository';
 import type { TrashBin } from '../trash/trash.service';
 import type { UserChanges, UserRepository, UserRow } from './user.repository';
 
-
 function toUser({ id, ...row }: UserRow): User {
   return { _id: id, ...row };
 }
@@ -63,7 +62,11 @@ export function createUserService(deps: {
       await comments.recount(commentedOn, tx);
       await users.delete(id, tx);
     }
-    await audit.record(tx, actor, rows.map((row) => ({ action, entity: 'user' as const, entityId: row.id, title: row.loginId })));
+    await audit.record(
+      tx,
+      actor,
+      rows.map((row) => ({ action, entity: 'user' as const, entityId: row.id, title: row.loginId })),
+    );
   }
 
   /** Only enabled changed: the log says 启用 or 禁用 rather than 修改. */
@@ -116,7 +119,8 @@ export function createUserService(deps: {
       };
       const created = await writeTransaction(db, ['users'], async (tx) => {
         const inserted = await users.insert(row, tx);
-        if (inserted) await audit.record(tx, actor, { action: AUDIT_ACTIONS.create, entity: 'user', entityId: inserted.id, title: inserted.loginId });
+        if (inserted)
+          await audit.record(tx, actor, { action: AUDIT_ACTIONS.create, entity: 'user', entityId: inserted.id, title: inserted.loginId });
         return inserted;
       });
       if (!created) throw conflict(USER_MESSAGES.taken);

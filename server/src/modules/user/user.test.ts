@@ -28,7 +28,20 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const as = (token: string) => ({ headers: bearer(token) });
-const USER_KEYS = ['_id', 'avatar', 'enabled', 'intro', 'lastLoginDate', 'loginId', 'mail', 'nickname', 'points', 'qq', 'registerDate', 'wechat'];
+const USER_KEYS = [
+  '_id',
+  'avatar',
+  'enabled',
+  'intro',
+  'lastLoginDate',
+  'loginId',
+  'mail',
+  'nickname',
+  'points',
+  'qq',
+  'registerDate',
+  'wechat',
+];
 
 async function stored(id: string) {
   const [row] = await t.database.db.select().from(users).where(eq(users.id, id));
@@ -44,7 +57,16 @@ describe('POST /api/user', () => {
     const response = await createUser({ loginId: 'fresh-user' });
     expect(response.statusCode).toBe(201);
     const created = response.json().data;
-    expect(created).toMatchObject({ loginId: 'fresh-user', avatar: DEFAULT_AVATAR, points: 100, enabled: true, mail: '', qq: '', wechat: '', intro: '' });
+    expect(created).toMatchObject({
+      loginId: 'fresh-user',
+      avatar: DEFAULT_AVATAR,
+      points: 100,
+      enabled: true,
+      mail: '',
+      qq: '',
+      wechat: '',
+      intro: '',
+    });
     expect(created.nickname).toMatch(/^新用户\d{6}$/);
     expect(created.registerDate).toBe(created.lastLoginDate);
     expect(created.initialPassword).toMatch(/^[A-Za-z0-9]{16}$/);
@@ -145,7 +167,16 @@ describe('GET /api/user/:id and /userIsExist/:loginId', () => {
 describe('PATCH /api/user/:id', () => {
   it('changes the profile fields, the status and the points', async () => {
     const id = (await createUser({ loginId: 'patchee' })).json().data._id;
-    const changes = { loginId: 'patchee-2', nickname: '新名字', mail: 'a@b.example', qq: '10001', wechat: 'wx', intro: '你好', points: 7, enabled: false };
+    const changes = {
+      loginId: 'patchee-2',
+      nickname: '新名字',
+      mail: 'a@b.example',
+      qq: '10001',
+      wechat: 'wx',
+      intro: '你好',
+      points: 7,
+      enabled: false,
+    };
     const response = await t.inject({ method: 'PATCH', url: `/api/user/${id}`, ...as(normal), payload: changes });
     expect(response.statusCode).toBe(200);
     expect(response.json().data).toMatchObject(changes);
@@ -206,7 +237,12 @@ describe('PATCH /api/user/:id', () => {
   });
 
   it('answers 404 for an unknown user and 400 for an empty nickname', async () => {
-    const missing = await t.inject({ method: 'PATCH', url: '/api/user/0123456789abcdef01234567', ...as(normal), payload: { nickname: 'x' } });
+    const missing = await t.inject({
+      method: 'PATCH',
+      url: '/api/user/0123456789abcdef01234567',
+      ...as(normal),
+      payload: { nickname: 'x' },
+    });
     expect(missing.statusCode).toBe(404);
     const id = (await createUser({ loginId: 'nick-user' })).json().data._id;
     const empty = await t.inject({ method: 'PATCH', url: `/api/user/${id}`, ...as(normal), payload: { nickname: '  ' } });
@@ -225,7 +261,12 @@ describe('GET /api/user (paged)', () => {
     const f = contentFixtures(ctx.database.db);
     // 25 users, one minute apart: user-00 is the oldest.
     for (let i = 0; i < 25; i++) {
-      await f.user({ loginId: `user-${String(i).padStart(2, '0')}`, nickname: i % 2 ? '张三' : '李四', enabled: i % 5 !== 0, registerDate: BASE + i * 60_000 });
+      await f.user({
+        loginId: `user-${String(i).padStart(2, '0')}`,
+        nickname: i % 2 ? '张三' : '李四',
+        enabled: i % 5 !== 0,
+        registerDate: BASE + i * 60_000,
+      });
     }
     await f.user({ loginId: 'percent%user', nickname: 'under_score', registerDate: BASE - 1 });
     await f.user({ loginId: 'plaintXuser', nickname: 'underXscore', registerDate: BASE - 2 });
@@ -233,7 +274,8 @@ describe('GET /api/user (paged)', () => {
   afterAll(() => ctx.close());
 
   const list = (query: string) => ctx.inject({ method: 'GET', url: `/api/user?${query}`, headers: bearer(token) });
-  const loginIds = (response: { json(): { data: { data: Array<{ loginId: string }> } } }) => response.json().data.data.map((u) => u.loginId);
+  const loginIds = (response: { json(): { data: { data: Array<{ loginId: string }> } } }) =>
+    response.json().data.data.map((u) => u.loginId);
 
   it('answers the first page of 10, newest first, with the paging numbers', async () => {
     const response = await list('');
@@ -246,7 +288,15 @@ describe('GET /api/user (paged)', () => {
 
   it('answers later pages and an empty page past the end with the right count', async () => {
     const third = (await list('current=3&pageSize=10')).json().data;
-    expect(third.data.map((u: { loginId: string }) => u.loginId)).toEqual(['user-04', 'user-03', 'user-02', 'user-01', 'user-00', 'percent%user', 'plaintXuser']);
+    expect(third.data.map((u: { loginId: string }) => u.loginId)).toEqual([
+      'user-04',
+      'user-03',
+      'user-02',
+      'user-01',
+      'user-00',
+      'percent%user',
+      'plaintXuser',
+    ]);
     const past = (await list('current=9&pageSize=10')).json().data;
     expect(past).toEqual({ currentPage: 9, eachPage: 10, count: 27, totalPage: 3, data: [] });
   });
@@ -430,7 +480,11 @@ describe('access', () => {
   ];
 
   it.each(routes)('%s %s without a token answers 401', async (method, url) => {
-    const response = await t.inject({ method: method as 'GET', url, payload: method === 'POST' || method === 'PATCH' ? { loginId: 'x' } : undefined });
+    const response = await t.inject({
+      method: method as 'GET',
+      url,
+      payload: method === 'POST' || method === 'PATCH' ? { loginId: 'x' } : undefined,
+    });
     expect(response.statusCode).toBe(401);
     expect(response.json()).toEqual({ success: false, code: 401, msg: '登录过期，请重新登录', data: null });
   });

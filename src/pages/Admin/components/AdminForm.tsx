@@ -81,11 +81,7 @@ export default function AdminFormFields({ mode, permissionLocked = false }: Admi
         placeholder="请输入管理员账号"
         disabled={!adding}
         validateTrigger={['onChange', 'onBlur']}
-        rules={
-          adding
-            ? [{ required: true, whitespace: true, message: '请输入管理员账号' }, loginIdIsFree]
-            : undefined
-        }
+        rules={adding ? [{ required: true, whitespace: true, message: '请输入管理员账号' }, loginIdIsFree] : undefined}
         fieldProps={{ autoComplete: 'off', maxLength: 50 }}
       />
       <ProFormText.Password

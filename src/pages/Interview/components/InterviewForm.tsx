@@ -17,11 +17,7 @@ interface InterviewFormProps {
 }
 
 /** The question form of the add and edit pages. */
-export default function InterviewForm({
-  initialValues = EMPTY_INTERVIEW,
-  submitText,
-  onFinish,
-}: InterviewFormProps) {
+export default function InterviewForm({ initialValues = EMPTY_INTERVIEW, submitText, onFinish }: InterviewFormProps) {
   return (
     <ProForm<CreateInterviewBody>
       layout="horizontal"
@@ -54,19 +50,10 @@ export default function InterviewForm({
         rules={[{ required: true, whitespace: true, message: '请输入题目标题' }]}
         fieldProps={{ maxLength: 200 }}
       />
-      <ProForm.Item
-        name="typeId"
-        label="题目分类"
-        rules={[{ required: true, message: '请选择题目所属分类' }]}
-      >
+      <ProForm.Item name="typeId" label="题目分类" rules={[{ required: true, message: '请选择题目所属分类' }]}>
         <TypeSelect placeholder="请选择题目所属分类" />
       </ProForm.Item>
-      <ProForm.Item
-        name="interviewContent"
-        label="题目内容"
-        required
-        rules={[richTextRequired('请输入题目解答')]}
-      >
+      <ProForm.Item name="interviewContent" label="题目内容" required rules={[richTextRequired('请输入题目解答')]}>
         <RichEditor label="题目内容" placeholder="请输入题目解答" />
       </ProForm.Item>
     </ProForm>

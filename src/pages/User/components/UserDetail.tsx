@@ -23,17 +23,16 @@ export default function UserDetail({ user, onClose }: { user: User | null; onClo
           {user && <HistoryButton entity="user" id={user._id} />}
         </Space>
       }
-      open={user !== null} onCancel={onClose} footer={null} destroyOnHidden>
+      open={user !== null}
+      onCancel={onClose}
+      footer={null}
+      destroyOnHidden
+    >
       {user && (
         <Descriptions column={1} bordered size="small">
           <Descriptions.Item label="登录账号">{user.loginId}</Descriptions.Item>
           <Descriptions.Item label="头像">
-            <Image
-              src={user.avatar || DEFAULT_AVATAR}
-              fallback={DEFAULT_AVATAR}
-              alt={`${user.nickname}的头像`}
-              width={64}
-            />
+            <Image src={user.avatar || DEFAULT_AVATAR} fallback={DEFAULT_AVATAR} alt={`${user.nickname}的头像`} width={64} />
           </Descriptions.Item>
           <Descriptions.Item label="邮箱">{orUnset(user.mail)}</Descriptions.Item>
           <Descriptions.Item label="QQ">{orUnset(user.qq)}</Descriptions.Item>
@@ -47,4 +46,3 @@ export default function UserDetail({ user, onClose }: { user: User | null; onClo
     </Modal>
   );
 }
-

@@ -101,15 +101,7 @@ export default function UserFormFields({ mode }: { mode: 'add' | 'edit' }) {
         placeholder="请输入登录账号"
         disabled={!adding}
         validateTrigger={['onChange', 'onBlur']}
-        rules={
-          adding
-            ? [
-                { required: true, whitespace: true, message: '请输入登录账号' },
-                noInnerSpace,
-                loginIdIsFree,
-              ]
-            : undefined
-        }
+        rules={adding ? [{ required: true, whitespace: true, message: '请输入登录账号' }, noInnerSpace, loginIdIsFree] : undefined}
         fieldProps={{ autoComplete: 'off', maxLength: 64 }}
       />
       <ProFormText.Password
