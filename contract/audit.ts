@@ -19,6 +19,7 @@ export const AUDIT_ACTIONS = {
   batchApprove: '批量审核通过',
   batchUnapprove: '批量取消审核',
   export: '导出',
+  import: '导入',
   login: '登录',
   logout: '退出',
 } as const;
@@ -49,6 +50,7 @@ export const AUDIT_ENTITIES = {
   type: '分类',
   upload: '图片',
   session: '登录',
+  import: '数据导入',
 } as const;
 export type AuditEntity = keyof typeof AUDIT_ENTITIES;
 

@@ -1,5 +1,5 @@
 import type { ProTableProps } from '@ant-design/pro-components';
-import { Button, Popconfirm, Space } from 'antd';
+import { Button, type CheckboxProps, Popconfirm, Space } from 'antd';
 import type { Key } from 'react';
 import { batch, type BatchAction, type BatchResource } from '@/services/audit';
 import { message } from '@/utils/feedback';
@@ -17,6 +17,8 @@ interface BatchOptions {
   /** Runs after an action succeeded, e.g. a server-paged table reloading its page. */
   onDone: () => unknown;
 }
+
+const ROW_CHECKBOX = { 'aria-label': '选择此行' } as unknown as CheckboxProps;
 
 type SelectionProps<T> = Pick<ProTableProps<T, Record<string, unknown>>, 'rowSelection' | 'tableAlertRender' | 'tableAlertOptionRender'>;
 
@@ -36,7 +38,12 @@ export function batchSelection<T>({ resource, actions, onDone }: BatchOptions): 
     }
   };
   return {
-    rowSelection: { preserveSelectedRowKeys: false },
+    rowSelection: {
+      preserveSelectedRowKeys: false,
+      // antd's row checkboxes have no name of their own: a screen reader (and axe) needs one. The
+      // props reach the <input> (rc-checkbox passes the rest on), though antd's type omits aria-*.
+      getCheckboxProps: () => ROW_CHECKBOX,
+    },
     tableAlertRender: ({ selectedRowKeys }) => <span>已选择 {selectedRowKeys.length} 项</span>,
     tableAlertOptionRender: ({ selectedRowKeys, onCleanSelected }) => (
       <Space>

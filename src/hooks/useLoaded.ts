@@ -13,6 +13,7 @@ export function useLoaded<T>(load: () => Promise<T>) {
   const [state, setState] = useState<Loaded<T>>({ status: 'loading' });
   const [generation, setGeneration] = useState(0);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `generation` is read only to load again when reload() moves it.
   useEffect(() => {
     let current = true;
     setState({ status: 'loading' });

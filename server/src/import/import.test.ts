@@ -91,6 +91,15 @@ describe('npm run import: the sample dump with its static folder', () => {
     ]);
     expect(formatReport(first)).toMatch(/comments\s+4\s+3\s+0\s+1/);
 
+    // The import is in the audit log: one 导入 entry with each collection's counts.
+    const logged = await queryRows<{ action: string; admin_login_id: string; changes: Array<{ field: string; after: string }> }>(
+      db,
+      sql`select action, admin_login_id, changes from audit_log where entity = 'import' order by id`,
+    );
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatchObject({ action: '导入', admin_login_id: 'npm run import' });
+    expect(logged[0].changes).toContainEqual({ field: 'comments', after: '读取 4，导入 3，更新 0，跳过 1，修正 1，图片 0' });
+
     const admins = await queryRows<{ login_id: string; permission: number; enabled: boolean; password_legacy: boolean }>(
       db,
       sql`select login_id, permission, enabled, password_legacy from admins where id like '64a1f0c2%' order by id`,

@@ -22,6 +22,7 @@ export const ENTITY_NAMES = {
   type: '分类',
   upload: '图片',
   session: '登录',
+  import: '数据导入',
 } satisfies Record<AuditEntity, string>;
 
 export const ACTIONS = [
@@ -40,6 +41,7 @@ export const ACTIONS = [
   '批量审核通过',
   '批量取消审核',
   '导出',
+  '导入',
   '登录',
   '退出',
 ] satisfies AuditAction[];
