@@ -65,10 +65,11 @@ describe('回收站', () => {
 
   it('a super admin may restore a user and purge, after confirming', async () => {
     net.me = adminWith(1);
-    net.handle = (req) =>
-      req.method === 'DELETE' && req.url === '/api/trash/65f1a2b3c4d5e6f708192f02'
-        ? ((entries = entries.filter((e) => e.entity !== 'user')), { status: 200, body: envelope(entry(2, 'user', 'zhangsan', 5)) })
-        : undefined;
+    net.handle = (req) => {
+      if (req.method !== 'DELETE' || req.url !== '/api/trash/65f1a2b3c4d5e6f708192f02') return undefined;
+      entries = entries.filter((e) => e.entity !== 'user');
+      return { status: 200, body: envelope(entry(2, 'user', 'zhangsan', 5)) };
+    };
     await openList('/trash', 'zhangsan');
     expect(within(rowOf('zhangsan')).getByText('恢复')).toBeInTheDocument();
 
