@@ -329,7 +329,12 @@ const anyTyped: fc.Arbitrary<unknown> = fc.oneof(
   fc.double({ noNaN: true, noDefaultInfinity: true }),
   fc.boolean(),
   fc.constant(null),
-  fc.oneof(anyText, fc.constantFrom('5', '1', '0', 'true', 'false', 'null', '[]')),
+  // Text without NUL: a NUL anywhere is refused before validation with its own message (attack/
+  // input tests it), which would hide whether the field's type was checked.
+  fc.oneof(
+    anyText.filter((text) => !text.includes('\u0000')),
+    fc.constantFrom('5', '1', '0', 'true', 'false', 'null', '[]'),
+  ),
   fc.array(fc.oneof(fc.integer(), fc.string({ maxLength: 5 })), { maxLength: 3 }),
   fc.dictionary(fc.string({ maxLength: 5 }), fc.integer(), { maxKeys: 2 }),
 );
