@@ -41,6 +41,8 @@ describe('导出', () => {
     await openList('/interview/interviewList', '什么是闭包');
     fireEvent.change(screen.getByLabelText('题目名称'), { target: { value: '闭包' } });
     await clickSearch();
+    // The search's own request is what the button remembers: wait until the table has sent it.
+    await waitFor(() => expect(net.sent.some((r) => r.url.startsWith('/api/interview?') && r.url.includes('interviewTitle'))).toBe(true));
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: /导\s*出/ }));
     });
