@@ -80,15 +80,6 @@ export function createUserRepository(db: Db) {
       return rows.length > 0;
     },
 
-    /**
-     * Whether the user exists, locking it for deletion: from here on nobody can write anything
-     * for the user, so what the deletion cleans up stays complete.
-     */
-    async lockForDelete(id: string, tx: Locked<'users'>): Promise<boolean> {
-      const rows = await tx.select({ id: users.id }).from(users).where(eq(users.id, id)).for('update');
-      return rows.length > 0;
-    },
-
     /** null when the loginId is taken (also when two writers race). */
     async insert(row: NewUserRow, tx: Locked<'users'>): Promise<UserRow | null> {
       const [created] = await tx.insert(users).values(row).onConflictDoNothing().returning(publicColumns);
