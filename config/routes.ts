@@ -172,6 +172,13 @@ const routes: AppRoute[] = [
     access: 'canNormalAdmin',
   },
   {
+    path: '/trash',
+    name: '回收站',
+    icon: 'DeleteOutlined',
+    component: './Trash/TrashList',
+    access: 'canNormalAdmin',
+  },
+  {
     path: '/settings',
     name: '个人设置',
     component: './Settings',

@@ -57,6 +57,7 @@ export const AUDIT_ENTITIES = {
   type: '分类',
   upload: '图片',
   session: '登录',
+  import: '数据导入',
   setting: '安全设置',
 } as const;
 

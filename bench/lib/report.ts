@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { ExportRow } from './export';
 import type { LoadResult } from './load';
 import type { BenchOptions } from './options';
 import type { PgbenchResult } from './postgres';
@@ -30,6 +31,7 @@ export interface Results {
   seeding: string[];
   api: ApiRow[];
   startups: Startup[];
+  exports?: ExportRow[];
   pages?: { login: PageLoad; userList: PageLoad; lighthouse: { login: LighthouseResult; userList: LighthouseResult } };
 }
 
@@ -215,6 +217,27 @@ export function renderMarkdown(results: Results, notes: string | null, failure: 
     apiTable(results.api),
     '',
   );
+  if (results.exports?.length) {
+    parts.push(
+      '## CSV export',
+      '',
+      "GET /api/user/export of every user, read to the end by one client; the server's RSS sampled every 200 ms (growth: peak during the download minus before it).",
+      '',
+      table(
+        ['database', 'export', 'rows', 'size', 'time', 'RSS before', 'RSS growth'],
+        results.exports.map((e) => [
+          e.database,
+          e.path,
+          e.rows.toLocaleString('en'),
+          `${e.megabytes.toFixed(1)} MB`,
+          `${e.seconds.toFixed(1)} s`,
+          `${e.restRssMb.toFixed(0)} MB`,
+          `${e.rssGrowthMb.toFixed(1)} MB`,
+        ]),
+      ),
+      '',
+    );
+  }
   if (results.pages) {
     const { login, userList, lighthouse } = results.pages;
     parts.push(

@@ -33,6 +33,8 @@ import { createBookService } from './modules/book/book.service';
 import { createCommentRepository } from './modules/comment/comment.repository';
 import { commentRoutes } from './modules/comment/comment.routes';
 import { createCommentService } from './modules/comment/comment.service';
+import { exportRoutes } from './modules/export/export.routes';
+import { createExportService } from './modules/export/export.service';
 import { createInterviewRepository } from './modules/interview/interview.repository';
 import { interviewRoutes } from './modules/interview/interview.routes';
 import { createInterviewService } from './modules/interview/interview.service';
@@ -42,6 +44,9 @@ import { createIssueService } from './modules/issue/issue.service';
 import { createStatsRepository } from './modules/stats/stats.repository';
 import { statsRoutes } from './modules/stats/stats.routes';
 import { createStatsService } from './modules/stats/stats.service';
+import { createTrashRepository } from './modules/trash/trash.repository';
+import { trashRoutes } from './modules/trash/trash.routes';
+import { createTrashService, startTrashExpiry } from './modules/trash/trash.service';
 import { createTypeRepository } from './modules/type/type.repository';
 import { typeRoutes } from './modules/type/type.routes';
 import { createTypeService } from './modules/type/type.service';
@@ -111,14 +116,26 @@ export async function buildApp({ config, database, logging = silentLogging(), no
   const types = createTypeService({ db, types: typeRepo, audit, now });
   const uploads = createUploadService({ db, uploads: createUploadRepository(db), audit, now });
 
+  const trash = createTrashService({ db, trash: createTrashRepository(db), audit, retentionDays: config.trashRetentionDays, now });
   const userRepo = createUserRepository(db);
   const issueRepo = createIssueRepository(db);
   const commentRepo = createCommentRepository(db);
-  const users = createUserService({ db, users: userRepo, issues: issueRepo, comments: commentRepo, audit, now });
-  const books = createBookService({ db, books: createBookRepository(db), comments: commentRepo, types: typeRepo, audit, now });
-  const interviews = createInterviewService({ db, interviews: createInterviewRepository(db), types: typeRepo, audit, now });
-  const issues = createIssueService({ db, issues: issueRepo, comments: commentRepo, users: userRepo, types: typeRepo, audit, now });
-  const comments = createCommentService({ db, comments: commentRepo, users: userRepo, audit, now });
+  const users = createUserService({ db, users: userRepo, issues: issueRepo, comments: commentRepo, bin: trash, audit, now });
+  const bookRepo = createBookRepository(db);
+  const interviewRepo = createInterviewRepository(db);
+  const books = createBookService({ db, books: bookRepo, comments: commentRepo, types: typeRepo, bin: trash, audit, now });
+  const interviews = createInterviewService({ db, interviews: interviewRepo, types: typeRepo, bin: trash, audit, now });
+  const issues = createIssueService({
+    db,
+    issues: issueRepo,
+    comments: commentRepo,
+    users: userRepo,
+    types: typeRepo,
+    bin: trash,
+    audit,
+    now,
+  });
+  const comments = createCommentService({ db, comments: commentRepo, users: userRepo, bin: trash, audit, now });
   const auditRepo = createAuditRepository(db);
   const auditLog = createAuditService({
     repo: auditRepo,
@@ -139,6 +156,18 @@ export async function buildApp({ config, database, logging = silentLogging(), no
   });
   retention.start();
   app.addHook('onClose', () => retention.stop());
+  const exports = createExportService({
+    db,
+    audit,
+    onAuditError: (error) => app.log.error({ err: error }, 'export audit entry not stored'),
+    now,
+    users: userRepo,
+    books: bookRepo,
+    interviews: interviewRepo,
+    issues: issueRepo,
+    comments: commentRepo,
+    types: typeRepo,
+  });
   const stats = createStatsService({ stats: createStatsRepository(db), now });
 
   registerAuth(app, auth);
@@ -156,6 +185,8 @@ export async function buildApp({ config, database, logging = silentLogging(), no
   await app.register(issueRoutes, { prefix: '/api/issue', issues });
   await app.register(commentRoutes, { prefix: '/api/comment', comments });
   await app.register(auditRoutes, { prefix: '/api/audit', audit: auditLog });
+  await app.register(exportRoutes, { prefix: '/api', exports, now: now ?? Date.now });
+  await app.register(trashRoutes, { prefix: '/api/trash', trash });
   await app.register(statsRoutes, { prefix: '/api/stats', stats });
   await app.register(uploadedFileRoutes, { prefix: '/static/uploads', uploads });
 
@@ -166,6 +197,16 @@ export async function buildApp({ config, database, logging = silentLogging(), no
     } catch {
       return reply.status(503).send({ status: 'unavailable' });
     }
+  });
+
+  // A serving server empties the bin of what has expired, hourly (an app that only answers
+  // injected requests, as in tests, leaves it to the test's clock).
+  let stopExpiry: (() => Promise<void>) | null = null;
+  app.addHook('onListen', async () => {
+    stopExpiry ??= startTrashExpiry(trash, 60 * 60 * 1000, (error) => app.log.error({ err: error }, 'recycle bin expiry failed'));
+  });
+  app.addHook('onClose', async () => {
+    await stopExpiry?.();
   });
 
   await registerWeb(app, config.webRoot);

@@ -25,6 +25,8 @@ export interface Config {
   databaseTimeouts: DatabaseTimeouts;
   /** Audit log entries older than this many days are removed by the server. */
   auditRetentionDays: number;
+  /** How long a deletion stays in the recycle bin before the server purges it. */
+  trashRetentionDays: number;
 }
 
 export class ConfigError extends Error {
@@ -149,6 +151,7 @@ export function loadConfig(env: Env = process.env, defaults: { webRoot?: string 
       statementMs: milliseconds(env, 'DB_STATEMENT_TIMEOUT_MS', DEFAULT_TIMEOUTS.statementMs),
     },
     auditRetentionDays: days(env, 'AUDIT_RETENTION_DAYS', 365),
+    trashRetentionDays: days(env, 'TRASH_RETENTION_DAYS', 30),
     webRoot: text(env, 'WEB_ROOT') ? path.resolve(text(env, 'WEB_ROOT')!) : (defaults.webRoot ?? null),
   };
 }

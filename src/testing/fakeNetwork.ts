@@ -16,7 +16,9 @@ export interface FakeRequest {
   body: unknown;
 }
 
-export type FakeReply = { status: number; body?: unknown } | { fail: 'timeout' | 'abort' | 'network' | 'cancel' };
+export type FakeReply =
+  | { status: number; body?: unknown; headers?: Record<string, string> }
+  | { fail: 'timeout' | 'abort' | 'network' | 'cancel' };
 
 export type FakeServer = (request: FakeRequest) => FakeReply | Promise<FakeReply>;
 
@@ -65,7 +67,7 @@ export function installFakeNetwork(server: FakeServer): FakeRequest[] {
       data: reply.body,
       status: reply.status,
       statusText: String(reply.status),
-      headers: {},
+      headers: reply.headers ?? {},
       config,
     };
     if (reply.status >= 200 && reply.status < 300) return response;

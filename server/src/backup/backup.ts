@@ -45,6 +45,7 @@ export const BACKED_UP_TABLES = [
   'comments',
   'uploads',
   'audit_log',
+  'trash',
 ] as const;
 
 /** Tables the database derives from the others (kept by triggers); a restore rebuilds them. */
@@ -64,7 +65,7 @@ interface TableInfo {
   columns: Map<string, { key: string; column: Column }>;
   /** The single-column primary key batches are read by, if the table has one. */
   primaryKey: Column | undefined;
-  /** Rows per batch: a few for the tables that hold images, many for the rest. */
+  /** Rows per batch: a few for the tables that hold images or binned cascades, many for the rest. */
   batch: number;
 }
 
@@ -80,7 +81,7 @@ function tables(): Map<string, TableInfo> {
       name: config.name,
       columns,
       primaryKey,
-      batch: [...columns.values()].some(({ column }) => column.getSQLType() === 'bytea') ? 8 : 1000,
+      batch: [...columns.values()].some(({ column }) => ['bytea', 'jsonb'].includes(column.getSQLType())) ? 8 : 1000,
     });
   }
   return found;

@@ -19,7 +19,7 @@ const TABLES = [
 const BATCH = 1000;
 
 /**
- * Fills login_key for the rows that have none (every row, the first time after migration 0006).
+ * Fills login_key for the rows that have none (every row, the first time after migration 0007).
  * SQL cannot compute a Unicode skeleton, and the key must come from the very function inserts use
  * (canonicalLoginId), so this runs in the migration runner, right after the SQL migrations.
  *

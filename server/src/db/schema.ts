@@ -354,3 +354,32 @@ export const auditLog = pgTable(
     index('audit_log_record_idx').on(t.entity, t.entityId, t.at.desc(), t.id.desc()),
   ],
 );
+
+/**
+ * The recycle bin: one row per deletion an admin made, holding every row that deletion removed
+ * (`rows`: `[{ table, rows }]` in dependency order, each row as to_jsonb gave it) until it is
+ * restored, purged or expires. The live tables never hold deleted rows, so no list, count,
+ * trigger-kept counter or statistic has to know the bin exists; nothing reads this table but the
+ * bin itself.
+ */
+export const trash = pgTable(
+  'trash',
+  {
+    id: id('id').primaryKey(),
+    entity: text('entity').notNull(),
+    entityId: id('entity_id').notNull(),
+    title: text('title').notNull(),
+    /** How many records went with the deleted one (its cascade), not counting itself. */
+    cascaded: integer('cascaded').notNull(),
+    rows: jsonb('rows').notNull(),
+    deletedBy: id('deleted_by').notNull(),
+    deletedByLoginId: text('deleted_by_login_id').notNull(),
+    deletedAt: epochMs('deleted_at').notNull(),
+    expiresAt: epochMs('expires_at').notNull(),
+  },
+  (t) => [
+    index('trash_deleted_at_idx').on(t.deletedAt.desc(), t.id.desc()),
+    index('trash_entity_deleted_at_idx').on(t.entity, t.deletedAt.desc(), t.id.desc()),
+    index('trash_expires_at_idx').on(t.expiresAt),
+  ],
+);

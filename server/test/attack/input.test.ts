@@ -38,6 +38,8 @@ describe('input: text filters take SQL and LIKE characters literally', () => {
   // to seed its column here fails the first test.
   const SEED: Record<string, (tagged: string) => Promise<unknown>> = {};
   const URLS: Record<string, string> = {};
+  // An export answers CSV: the column under this header holds the filtered field.
+  const CSV_HEADERS: Record<string, string> = {};
   const fixtures = () => contentFixtures(t.database.db);
   const register = (key: string, filter: string, url: string, seed: (value: string) => Promise<unknown>) => {
     SEED[`${key} ${filter}`] = seed;
@@ -51,6 +53,33 @@ describe('input: text filters take SQL and LIKE characters literally', () => {
   register('GET /api/comment/:commentType', 'commentContent', '/api/comment/1', (v) =>
     fixtures().comment({ userId: world.userId, typeId: world.typeId, issueId: world.issueId, commentContent: v }),
   );
+  // The exports take the same filters; each is seeded as its list is.
+  for (const [list, field, url, header] of [
+    ['GET /api/user', 'loginId', '/api/user/export', '登录账号'],
+    ['GET /api/user', 'nickname', '/api/user/export', '昵称'],
+    ['GET /api/book', 'bookTitle', '/api/book/export', '书籍名称'],
+    ['GET /api/interview', 'interviewTitle', '/api/interview/export', '题目名称'],
+    ['GET /api/issue', 'issueTitle', '/api/issue/export', '问答标题'],
+    ['GET /api/comment/:commentType', 'commentContent', '/api/comment/export?commentType=1', '评论内容'],
+  ]) {
+    const key = `${url.split('?')[0].replace(/^/, 'GET ')} ${field}`;
+    SEED[key] = SEED[`${list} ${field}`];
+    URLS[key] = url;
+    CSV_HEADERS[key] = header;
+  }
+
+  /** The filtered field of every row answered, from a list's JSON or an export's CSV. */
+  function fieldValues(filter: string, field: string, body: string): string[] {
+    if (!CSV_HEADERS[filter]) return (JSON.parse(body).data.data as Array<Record<string, string>>).map((row) => row[field]);
+    // The seeded values hold no comma, quote or line break, so a line splits on commas.
+    const [header, ...lines] = body
+      .replace(/^\uFEFF/, '')
+      .split('\r\n')
+      .filter(Boolean)
+      .map((line) => line.split(','));
+    const column = header.indexOf(CSV_HEADERS[filter]);
+    return lines.map((cells) => cells[column]);
+  }
 
   function textFilters(): string[] {
     return catalog
@@ -106,12 +135,11 @@ describe('input: text filters take SQL and LIKE characters literally', () => {
     for (const needle of NEEDLES) {
       const response = await t.inject({
         method: 'GET',
-        url: `${URLS[filter]}?pageSize=100&${field}=${encodeURIComponent(needle)}`,
+        url: `${URLS[filter]}${URLS[filter].includes('?') ? '&' : '?'}pageSize=100&${field}=${encodeURIComponent(needle)}`,
         headers: as(),
       });
       expect(response.statusCode).toBe(200);
-      const found = (response.json().data.data as Array<Record<string, string>>)
-        .map((row) => row[field])
+      const found = fieldValues(filter, field, response.body)
         .filter((value) => value.startsWith(tag))
         .map((value) => value.slice(tag.length))
         .sort();

@@ -422,6 +422,28 @@ const CASES: Record<string, () => Promise<void>> = {
     expect(response.statusCode).toBe(200);
     expect(await row(users, id)).toEqual({ ...before, nickname: 'first' });
   },
+
+  'POST /api/trash/:id/restore': async () => {
+    // The entry decides what comes back: a body naming other rows, another entity or a deleter is ignored.
+    const id = await fixtures().interview(world.typeId);
+    const before = await row(interviews, id);
+    expect((await t.inject({ method: 'DELETE', url: `/api/interview/${id}`, headers: bearer(world.rootToken) })).statusCode).toBe(200);
+    const bin = (
+      await t.inject({ method: 'GET', url: '/api/trash?entity=interview&pageSize=100', headers: bearer(world.rootToken) })
+    ).json().data;
+    const entry = bin.data.find((e: { entityId: string }) => e.entityId === id);
+    const response = await call('POST', `/api/trash/${entry._id}/restore`, {
+      ...READ_ONLY,
+      entity: 'user',
+      entityId: world.userId,
+      rows: [{ table: 'interviews', rows: [{ ...before, id: FORGED_ID }] }],
+      deletedBy: world.normal.id,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(await row(interviews, id)).toEqual(before);
+    expect(await row(interviews, FORGED_ID)).toBeUndefined();
+    expect(await row(users, world.userId)).toBeDefined();
+  },
 };
 
 describe('mass assignment', () => {

@@ -78,6 +78,15 @@ const RULES: Record<string, 'public' | 'admin' | 'super' | 'self'> = {
   'POST /api/interview/batch': 'admin',
   'POST /api/issue/batch': 'admin',
   'POST /api/comment/batch': 'admin',
+  'GET /api/trash': 'admin',
+  // Restoring a user needs a super admin, as deleting one does: checked per entry (trash.test.ts).
+  'POST /api/trash/:id/restore': 'admin',
+  'DELETE /api/trash/:id': 'super',
+  'GET /api/user/export': 'admin',
+  'GET /api/book/export': 'admin',
+  'GET /api/interview/export': 'admin',
+  'GET /api/issue/export': 'admin',
+  'GET /api/comment/export': 'admin',
 };
 
 const EXPIRED = '登录过期，请重新登录';

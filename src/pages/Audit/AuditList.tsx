@@ -22,6 +22,7 @@ export const ENTITY_NAMES = {
   type: '分类',
   upload: '图片',
   session: '登录',
+  import: '数据导入',
   setting: '安全设置',
 } satisfies Record<AuditEntity, string>;
 

@@ -14,6 +14,7 @@ import {
   oneLine,
 } from '@/components/listColumns';
 import { batchSelection } from '@/components/BatchBar';
+import { useListExport } from '@/components/ExportButton';
 import { AddButton, DeleteAction } from '@/components/ListActions';
 import { DEFAULT_BOOK_COVER } from '@/constants';
 import { useTypeOptions } from '@/hooks/useTypeOptions';
@@ -81,6 +82,7 @@ function bookColumns(ctx: ColumnContext): ProColumns<Book>[] {
 
 export default function BookList() {
   const actionRef = useRef<ActionType>();
+  const exporter = useListExport('book');
   const types = useTypeOptions();
   const reload = () => actionRef.current?.reload();
 
@@ -93,7 +95,7 @@ export default function BookList() {
         tableLayout="fixed"
         actionRef={actionRef}
         columns={bookColumns({ types, reload })}
-        request={listBooks}
+        request={exporter.track(listBooks)}
         pagination={serverPagination}
         options={tableOptions}
         {...batchSelection<Book>({
@@ -102,6 +104,7 @@ export default function BookList() {
           onDone: () => actionRef.current?.reload(),
         })}
         toolBarRender={() => [
+          exporter.button,
           <AddButton key="add" to="/book/addBook">
             添加书籍
           </AddButton>,

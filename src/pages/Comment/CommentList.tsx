@@ -3,6 +3,7 @@ import { PageContainer, ProTable } from '@ant-design/pro-components';
 import { Link } from '@umijs/max';
 import { Card, Descriptions, Modal, Radio } from 'antd';
 import { useRef, useState } from 'react';
+import { useListExport } from '@/components/ExportButton';
 import HtmlView from '@/components/HtmlView';
 import {
   actionsWidth,
@@ -91,6 +92,7 @@ function commentColumns(ctx: ColumnContext): ProColumns<CommentRow>[] {
 
 export default function CommentList() {
   const actionRef = useRef<ActionType>();
+  const exporter = useListExport('comment');
   const types = useTypeOptions();
   const [commentType, setCommentType] = useState<CommentType>(1);
   const [detail, setDetail] = useState<CommentRow | null>(null);
@@ -116,7 +118,8 @@ export default function CommentList() {
         actionRef={actionRef}
         columns={commentColumns({ types, commentType, onDetail: setDetail, reload })}
         params={{ commentType }}
-        request={listComments}
+        request={exporter.track(listComments)}
+        toolBarRender={() => [exporter.button]}
         pagination={serverPagination}
         options={tableOptions}
         {...batchSelection<CommentRow>({

@@ -4,6 +4,7 @@ import { history } from '@umijs/max';
 import { useRef } from 'react';
 import { actionsWidth, dateColumn, indexColumn, serverPagination, tableOptions, typeColumn, oneLine } from '@/components/listColumns';
 import { batchSelection } from '@/components/BatchBar';
+import { useListExport } from '@/components/ExportButton';
 import { AddButton, DeleteAction } from '@/components/ListActions';
 import { useTypeOptions } from '@/hooks/useTypeOptions';
 import { listInterviews, removeInterview } from '@/services/interview';
@@ -53,6 +54,7 @@ function interviewColumns(ctx: ColumnContext): ProColumns<Interview>[] {
 
 export default function InterviewList() {
   const actionRef = useRef<ActionType>();
+  const exporter = useListExport('interview');
   const types = useTypeOptions();
   const reload = () => actionRef.current?.reload();
 
@@ -65,7 +67,7 @@ export default function InterviewList() {
         tableLayout="fixed"
         actionRef={actionRef}
         columns={interviewColumns({ types, reload })}
-        request={listInterviews}
+        request={exporter.track(listInterviews)}
         pagination={serverPagination}
         options={tableOptions}
         {...batchSelection<Interview>({
@@ -74,6 +76,7 @@ export default function InterviewList() {
           onDone: () => actionRef.current?.reload(),
         })}
         toolBarRender={() => [
+          exporter.button,
           <AddButton key="add" to="/interview/addInterview">
             添加题目
           </AddButton>,

@@ -5,6 +5,7 @@ import { Switch } from 'antd';
 import { useRef } from 'react';
 import { actionsWidth, COLUMN_WIDTH, indexColumn, serverPagination, tableOptions, typeColumn, oneLine } from '@/components/listColumns';
 import { batchSelection } from '@/components/BatchBar';
+import { useListExport } from '@/components/ExportButton';
 import { DeleteAction } from '@/components/ListActions';
 import { usePendingIds } from '@/hooks/usePendingIds';
 import { useTypeOptions } from '@/hooks/useTypeOptions';
@@ -90,6 +91,7 @@ function issueColumns(ctx: ColumnContext): ProColumns<Issue>[] {
 
 export default function IssueList() {
   const actionRef = useRef<ActionType>();
+  const exporter = useListExport('issue');
   const types = useTypeOptions();
   const { isPending, whilePending } = usePendingIds();
   const initialStatus = new URLSearchParams(history.location.search).get('issueStatus') ?? undefined;
@@ -115,7 +117,7 @@ export default function IssueList() {
         tableLayout="fixed"
         actionRef={actionRef}
         columns={issueColumns({ types, initialStatus, isPending, onToggle, reload })}
-        request={listIssues}
+        request={exporter.track(listIssues)}
         pagination={serverPagination}
         options={tableOptions}
         {...batchSelection<Issue>({
@@ -127,6 +129,7 @@ export default function IssueList() {
           ],
           onDone: reload,
         })}
+        toolBarRender={() => [exporter.button]}
       />
     </PageContainer>
   );

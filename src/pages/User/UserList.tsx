@@ -5,6 +5,7 @@ import { Switch } from 'antd';
 import { lazy, Suspense, useRef, useState } from 'react';
 import { actionsWidth, COLUMN_WIDTH, dateColumn, indexColumn, serverPagination, tableOptions, oneLine } from '@/components/listColumns';
 import { batchSelection } from '@/components/BatchBar';
+import { useListExport } from '@/components/ExportButton';
 import { AddButton, DeleteAction } from '@/components/ListActions';
 import { Thumbnail } from '@/components/Thumbnail';
 import { DEFAULT_AVATAR } from '@/constants';
@@ -108,6 +109,7 @@ function userColumns(ctx: ColumnContext): ProColumns<User>[] {
 export default function UserList() {
   const access = useAccess();
   const actionRef = useRef<ActionType>();
+  const exporter = useListExport('user');
   const [detail, setDetail] = useState<User | null>(null);
   // Once shown, the modal stays mounted so that it closes with its animation.
   const detailShown = useRef(false);
@@ -141,7 +143,7 @@ export default function UserList() {
           onDetail: setDetail,
           reload,
         })}
-        request={listUsers}
+        request={exporter.track(listUsers)}
         pagination={serverPagination}
         options={tableOptions}
         {...batchSelection<User>({
@@ -155,6 +157,7 @@ export default function UserList() {
           onDone: reload,
         })}
         toolBarRender={() => [
+          exporter.button,
           <AddButton key="add" to="/user/addUser">
             添加用户
           </AddButton>,

@@ -66,7 +66,7 @@ export function createAccountService(deps: {
     const right = await auth.throttled(row.loginId, client, async () => {
       const secret = keys.open(sealedSecret);
       step = secret === null ? null : totpStep(secret, code, now());
-      return step !== null && (await repo.useTotpStep(row.id, step));
+      return step !== null && (await repo.claimTotpStep(row.id, step));
     });
     if (!right || step === null) throw badRequest(ACCOUNT_MESSAGES.wrongCode);
     return step;

@@ -431,6 +431,25 @@ const CASES: Record<string, () => Promise<{ entries?: number; expected: Expected
     expect((await call('POST', '/api/comment/batch', { action: 'delete', ids: [id] })).statusCode).toBe(200);
     return { expected: { action: '批量删除', entity: 'comment', entityId: id } };
   },
+  // The bin's restore and purge are recorded on the binned record, after its 删除 (the delete's entry).
+  'POST /api/trash/:id/restore': async () => {
+    const id = await fixtures().book(typeId, { bookTitle: '回收再恢复' });
+    expect((await call('DELETE', `/api/book/${id}`)).statusCode).toBe(200);
+    const entry = await binEntry('book', id);
+    expect((await call('POST', `/api/trash/${entry}/restore`)).statusCode).toBe(200);
+    expect((await history('book', id)).map((e) => e.action)).toEqual(['恢复', '删除']);
+    return {
+      entries: 2,
+      expected: { action: '恢复', entity: 'book', entityId: id, title: '回收再恢复', changes: null, revertible: false },
+    };
+  },
+  'DELETE /api/trash/:id': async () => {
+    const userId = await fixtures().user({ loginId: 'audit-purged' });
+    expect((await call('DELETE', `/api/user/${userId}`)).statusCode).toBe(200);
+    const entry = await binEntry('user', userId);
+    expect((await call('DELETE', `/api/trash/${entry}`)).statusCode).toBe(200);
+    return { entries: 2, expected: { action: '彻底删除', entity: 'user', entityId: userId, title: 'audit-purged', changes: null } };
+  },
   'POST /api/audit/:auditId/revert': async () => {
     const id = await fixtures().user({ nickname: '原名' });
     await call('PATCH', `/api/user/${id}`, { nickname: '改名' });
@@ -442,6 +461,121 @@ const CASES: Record<string, () => Promise<{ entries?: number; expected: Expected
     };
   },
 };
+
+/** The bin entry of a deleted record. */
+async function binEntry(entity: string, entityId: string): Promise<string> {
+  const page = (await call('GET', `/api/trash?entity=${entity}&pageSize=100`)).json().data;
+  const entry = page.data.find((e: { entityId: string }) => e.entityId === entityId);
+  expect(entry).toBeDefined();
+  return entry._id;
+}
+
+/**
+ * An export is a read, recorded anyway: one 导出 entry per download, with the list (entity and
+ * title), the filters given and the number of rows sent. One case per export route.
+ */
+const EXPORT_CASES: Record<string, () => Promise<{ query: string; rows: number; expected: Expected }>> = {
+  'GET /api/user/export': async () => {
+    await fixtures().user({ loginId: 'audit-export-a' });
+    await fixtures().user({ loginId: 'audit-export-b' });
+    return {
+      query: 'loginId=audit-export',
+      rows: 2,
+      expected: {
+        entity: 'user',
+        title: '用户列表（2 行）',
+        changes: [
+          { field: 'loginId', after: 'audit-export' },
+          { field: 'rows', after: 2 },
+        ],
+      },
+    };
+  },
+  'GET /api/book/export': async () => {
+    await fixtures().book(typeId, { bookTitle: '导出审计之书' });
+    return {
+      query: `bookTitle=${encodeURIComponent('导出审计')}`,
+      rows: 1,
+      expected: {
+        entity: 'book',
+        title: '书籍列表（1 行）',
+        changes: [
+          { field: 'bookTitle', after: '导出审计' },
+          { field: 'rows', after: 1 },
+        ],
+      },
+    };
+  },
+  'GET /api/interview/export': async () => {
+    const other = await fixtures().type('audit-export-type');
+    await fixtures().interview(other);
+    await fixtures().interview(other);
+    await fixtures().interview(other);
+    return {
+      query: `typeId=${other}`,
+      rows: 3,
+      expected: {
+        entity: 'interview',
+        title: '题目列表（3 行）',
+        changes: [
+          { field: 'typeId', after: other },
+          { field: 'rows', after: 3 },
+        ],
+      },
+    };
+  },
+  'GET /api/issue/export': async () => {
+    await fixtures().issue(await fixtures().user(), typeId, { issueTitle: '导出审计问答' });
+    return {
+      query: `issueTitle=${encodeURIComponent('导出审计问答')}&issueStatus=false`,
+      rows: 1,
+      expected: {
+        entity: 'issue',
+        title: '问答列表（1 行）',
+        changes: [
+          { field: 'issueTitle', after: '导出审计问答' },
+          { field: 'issueStatus', after: 'false' },
+          { field: 'rows', after: 1 },
+        ],
+      },
+    };
+  },
+  'GET /api/comment/export': async () => {
+    return {
+      query: `commentContent=${encodeURIComponent('没有这样的评论')}`,
+      rows: 0,
+      expected: {
+        entity: 'comment',
+        title: '问答评论列表（0 行）',
+        changes: [
+          { field: 'commentContent', after: '没有这样的评论' },
+          { field: 'commentType', after: 1 },
+          { field: 'rows', after: 0 },
+        ],
+      },
+    };
+  },
+};
+
+describe('every export is in the audit log', () => {
+  it('every export route has a case', () => {
+    const exports = t.app.routeCatalog.filter((route) => route.method === 'GET' && route.url.endsWith('/export')).map(routeKey);
+    expect(exports.sort()).toEqual(Object.keys(EXPORT_CASES).sort());
+  });
+
+  it.each(Object.keys(EXPORT_CASES))('%s records one 导出 entry', async (key) => {
+    const { query, rows, expected } = await EXPORT_CASES[key]();
+    const before = await entryCount();
+    const response = await call('GET', `${key.split(' ')[1]}?${query}`, undefined, normal.token);
+    expect(response.statusCode).toBe(200);
+    // The header line, then one line per row.
+    expect(response.body.trim().split('\r\n')).toHaveLength(rows + 1);
+    expect(await entryCount()).toBe(before + 1);
+    const [entry] = await latest();
+    expect(entry).toMatchObject({ action: '导出', adminId: normal.id, adminLoginId: 'audit-normal', revertible: false, ...expected });
+    expect(entry.entityId).toMatch(/^[0-9a-f]{24}$/);
+  });
+});
 
 /**
  * Write routes whose audit entry another change brings (none today). A route may be listed here

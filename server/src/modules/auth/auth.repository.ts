@@ -221,7 +221,7 @@ export function createAuthRepository(db: Db) {
      * Accepts TOTP time step `step` for the admin unless it (or a later one) was accepted before:
      * one conditional update, so a code is good once even when two requests race with it.
      */
-    async useTotpStep(adminId: string, step: number): Promise<boolean> {
+    async claimTotpStep(adminId: string, step: number): Promise<boolean> {
       const rows = await db
         .update(admins)
         .set({ totpLastStep: step })

@@ -242,7 +242,7 @@ export function createAuthService(deps: {
       const challenge = await repo.findChallenge(idHash, at);
       if (!challenge) throw badRequest(ACCOUNT_MESSAGES.challengeExpired);
       const admin = await admins.findById(challenge.adminId);
-      if (!admin || !admin.totpSecret) throw badRequest(ACCOUNT_MESSAGES.challengeExpired);
+      if (!admin?.totpSecret) throw badRequest(ACCOUNT_MESSAGES.challengeExpired);
       const { idKey, keys } = throttleKeys(admin.loginId, client.ip);
       const since = at - THROTTLE_WINDOW_MS;
       await mustNotBeLocked(keys, since);
@@ -253,7 +253,7 @@ export function createAuthService(deps: {
         const secret = keyring.open(admin.totpSecret);
         const step = secret === null ? null : totpStep(secret, body.code, at);
         // A step already used (the same code again, or an older one) is as wrong as a wrong code.
-        succeeded = step !== null && (await repo.useTotpStep(admin.id, step));
+        succeeded = step !== null && (await repo.claimTotpStep(admin.id, step));
       } else {
         succeeded = await repo.consumeRecoveryCode(admin.id, keyring.recoveryHash(admin.id, body.recoveryCode!));
       }
@@ -286,7 +286,7 @@ export function createAuthService(deps: {
       if (!claims) throw unauthorized();
       const at = now();
       const admin = await repo.findSessionAdmin(claims.sid, claims.sub, at);
-      if (!admin || !admin.enabled) throw unauthorized();
+      if (!admin?.enabled) throw unauthorized();
       // "Last seen": written once a minute per session at most, by a conditional update; the
       // lookup above already read the time, so an ordinary request adds no statement.
       const seen = Math.max(admin.lastSeenAt ?? 0, touched.get(claims.sid) ?? 0);

@@ -42,6 +42,11 @@ export function createBookRepository(db: Db) {
       return bookList.list(filter, page);
     },
 
+    /** Every row the list's filters let through, newest first, in batches (for the CSV export). */
+    scan(filter: BookFilter, batchSize?: number): AsyncGenerator<BookRow[]> {
+      return bookList.scan(filter, batchSize);
+    },
+
     async findById(id: string): Promise<BookRow | null> {
       const [row] = await byId.execute({ id });
       return row ?? null;

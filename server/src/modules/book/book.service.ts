@@ -2,7 +2,7 @@ import { BOOK_MESSAGES } from '../../../../contract/book';
 import type { Book, BookListQuery, CreateBookBody, UpdateBookBody } from '../../../../contract/book';
 import type { Page } from '../../../../contract/paging';
 import { TYPE_MESSAGES } from '../../../../contract/type';
-import { AUDIT_ACTIONS, type BatchResult } from '../../../../contract/audit';
+import { AUDIT_ACTIONS, type AuditAction, type BatchResult } from '../../../../contract/audit';
 import type { Db } from '../../db/client';
 import { books as booksTable } from '../../db/schema';
 import { writeTransaction, type Locked } from '../../db/write-lock';
@@ -13,6 +13,7 @@ import { newId } from '../../lib/ids';
 import { mapPage } from '../../lib/paging';
 import { checkGuard, diff, lockRow, lockRows, missingRecord, uniqueIds, type Actor, type Audit, type RevertGuard } from '../audit/audit';
 import type { CommentRepository } from '../comment/comment.repository';
+import type { TrashBin } from '../trash/trash.service';
 import type { TypeRepository } from '../type/type.repository';
 import type { BookChanges, BookRepository, BookRow } from './book.repository';
 
@@ -27,10 +28,11 @@ export function createBookService(deps: {
   books: BookRepository;
   comments: CommentRepository;
   types: TypeRepository;
+  bin: TrashBin;
   audit: Audit;
   now?: () => number;
 }) {
-  const { db, books, comments, types, audit } = deps;
+  const { db, books, comments, types, bin, audit } = deps;
   const now = deps.now ?? Date.now;
 
   async function get(id: string): Promise<Book> {
@@ -39,10 +41,27 @@ export function createBookService(deps: {
     return toBook(row);
   }
 
-  /** The book with its comments, inside the caller's transaction. */
-  async function removeIn(id: string, tx: Locked<'books' | 'comments'>): Promise<void> {
-    await comments.deleteUnder(2, id, tx);
-    await books.delete(id, tx);
+  /**
+   * The one delete path of books (DELETE and the bulk delete): each book, locked by the caller, goes
+   * with its comments to the recycle bin (one bin entry per book) and gets its audit entry (one
+   * insert for all), inside the caller's transaction.
+   */
+  async function removeIn(
+    tx: Locked<'books' | 'comments'>,
+    actor: Actor,
+    action: AuditAction,
+    rows: ReadonlyArray<{ id: string; bookTitle: string }>,
+  ): Promise<void> {
+    for (const { id } of rows) {
+      if (!(await bin.capture(tx, 'book', id, actor))) throw notFound(BOOK_MESSAGES.notFound);
+      await comments.deleteUnder(2, id, tx);
+      await books.delete(id, tx);
+    }
+    await audit.record(
+      tx,
+      actor,
+      rows.map((row) => ({ action, entity: 'book' as const, entityId: row.id, title: row.bookTitle })),
+    );
   }
 
   return {
@@ -109,8 +128,7 @@ export function createBookService(deps: {
       await writeTransaction(db, ['books', 'comments'], async (tx) => {
         const book = await lockRow(tx, booksTable, id);
         if (!book) throw notFound(BOOK_MESSAGES.notFound);
-        await removeIn(id, tx);
-        await audit.record(tx, actor, { action: AUDIT_ACTIONS.delete, entity: 'book', entityId: id, title: book.bookTitle });
+        await removeIn(tx, actor, AUDIT_ACTIONS.delete, [book]);
       });
     },
 
@@ -118,13 +136,7 @@ export function createBookService(deps: {
     async batch(actor: Actor, _action: 'delete', given: readonly string[]): Promise<BatchResult> {
       const ids = uniqueIds(given);
       await writeTransaction(db, ['books', 'comments'], async (tx) => {
-        const rows = await lockRows(tx, booksTable, ids);
-        for (const id of ids) await removeIn(id, tx);
-        await audit.record(
-          tx,
-          actor,
-          rows.map((row) => ({ action: AUDIT_ACTIONS.batchDelete, entity: 'book' as const, entityId: row.id, title: row.bookTitle })),
-        );
+        await removeIn(tx, actor, AUDIT_ACTIONS.batchDelete, await lockRows(tx, booksTable, ids));
       });
       return { done: ids.length };
     },

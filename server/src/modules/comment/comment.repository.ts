@@ -73,6 +73,11 @@ export function createCommentRepository(db: Db) {
       return commentList.list(filter, page);
     },
 
+    /** Every row the list's filters let through, newest first, in batches (for the CSV export). */
+    scan(filter: CommentFilter, batchSize?: number): AsyncGenerator<CommentListRow[]> {
+      return commentList.scan(filter, batchSize);
+    },
+
     async parentExists(commentType: CommentType, parentId: string): Promise<boolean> {
       const parent = parentOf(commentType);
       const rows = await db.select({ id: parent.id }).from(parent).where(eq(parent.id, parentId));

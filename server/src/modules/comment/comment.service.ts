@@ -5,7 +5,7 @@ import { FIELD_LABELS } from '../../../../contract/fields';
 import { ISSUE_MESSAGES } from '../../../../contract/issue';
 import type { Page } from '../../../../contract/paging';
 import { USER_MESSAGES } from '../../../../contract/user';
-import { AUDIT_ACTIONS, type BatchResult } from '../../../../contract/audit';
+import { AUDIT_ACTIONS, type AuditAction, type BatchResult } from '../../../../contract/audit';
 import type { Db } from '../../db/client';
 import { comments as commentsTable } from '../../db/schema';
 import { writeTransaction, type Locked } from '../../db/write-lock';
@@ -13,7 +13,8 @@ import { badRequest, notFound } from '../../lib/errors';
 import { requiredHtml } from '../../lib/html';
 import { newId } from '../../lib/ids';
 import { mapPage, type PageRequest } from '../../lib/paging';
-import { lockRows, plainTitle, uniqueIds, type Actor, type Audit } from '../audit/audit';
+import { lockRow, lockRows, plainTitle, uniqueIds, type Actor, type Audit } from '../audit/audit';
+import type { TrashBin } from '../trash/trash.service';
 import type { UserRepository } from '../user/user.repository';
 import type { CommentListRow, CommentRepository, CommentRow as StoredComment } from './comment.repository';
 
@@ -49,19 +50,35 @@ export function createCommentService(deps: {
   db: Db;
   comments: CommentRepository;
   users: UserRepository;
+  bin: TrashBin;
   audit: Audit;
   now?: () => number;
 }) {
-  const { db, comments, users, audit } = deps;
+  const { db, comments, users, bin, audit } = deps;
   const now = deps.now ?? Date.now;
 
-  /** The comment, its parent's count one lower; inside the caller's transaction. null: no such comment. */
-  async function removeIn(id: string, tx: Locked<'books' | 'issues' | 'comments'>): Promise<StoredComment | null> {
-    const removed = await comments.delete(id, tx);
-    if (!removed) return null;
-    const parentId = removed.issueId ?? removed.bookId;
-    if (parentId) await comments.countOnParent(removed.issueId ? 1 : 2, parentId, -1, tx);
-    return removed;
+  /**
+   * The one delete path of comments (DELETE and the bulk delete): each comment, locked by the
+   * caller, goes to the recycle bin (one bin entry per comment), its parent's count one lower, and
+   * gets its audit entry (one insert for all), inside the caller's transaction.
+   */
+  async function removeIn(
+    tx: Locked<'books' | 'issues' | 'comments'>,
+    actor: Actor,
+    action: AuditAction,
+    rows: ReadonlyArray<{ id: string; commentContent: string }>,
+  ): Promise<void> {
+    for (const { id } of rows) {
+      if (!(await bin.capture(tx, 'comment', id, actor))) throw notFound(COMMENT_MESSAGES.notFound);
+      const removed = await comments.delete(id, tx);
+      const parentId = removed?.issueId ?? removed?.bookId;
+      if (removed && parentId) await comments.countOnParent(removed.issueId ? 1 : 2, parentId, -1, tx);
+    }
+    await audit.record(
+      tx,
+      actor,
+      rows.map((row) => ({ action, entity: 'comment' as const, entityId: row.id, title: plainTitle(row.commentContent) })),
+    );
   }
 
   return {
@@ -112,14 +129,9 @@ export function createCommentService(deps: {
 
     async remove(actor: Actor, id: string): Promise<void> {
       await writeTransaction(db, COMMENT_WRITE, async (tx) => {
-        const removed = await removeIn(id, tx);
-        if (!removed) throw notFound(COMMENT_MESSAGES.notFound);
-        await audit.record(tx, actor, {
-          action: AUDIT_ACTIONS.delete,
-          entity: 'comment',
-          entityId: id,
-          title: plainTitle(removed.commentContent),
-        });
+        const comment = await lockRow(tx, commentsTable, id);
+        if (!comment) throw notFound(COMMENT_MESSAGES.notFound);
+        await removeIn(tx, actor, AUDIT_ACTIONS.delete, [comment]);
       });
     },
 
@@ -127,18 +139,7 @@ export function createCommentService(deps: {
     async batch(actor: Actor, _action: 'delete', given: readonly string[]): Promise<BatchResult> {
       const ids = uniqueIds(given);
       await writeTransaction(db, COMMENT_WRITE, async (tx) => {
-        const rows = await lockRows(tx, commentsTable, ids);
-        for (const id of ids) await removeIn(id, tx);
-        await audit.record(
-          tx,
-          actor,
-          rows.map((row) => ({
-            action: AUDIT_ACTIONS.batchDelete,
-            entity: 'comment' as const,
-            entityId: row.id,
-            title: plainTitle(row.commentContent),
-          })),
-        );
+        await removeIn(tx, actor, AUDIT_ACTIONS.batchDelete, await lockRows(tx, commentsTable, ids));
       });
       return { done: ids.length };
     },

@@ -35,6 +35,11 @@ export function createInterviewRepository(db: Db) {
       return interviewList.list(filter, page);
     },
 
+    /** Every row the list's filters let through, newest first, in batches (for the CSV export). */
+    scan(filter: InterviewFilter, batchSize?: number): AsyncGenerator<InterviewRow[]> {
+      return interviewList.scan(filter, batchSize);
+    },
+
     async findById(id: string): Promise<InterviewRow | null> {
       const [row] = await db.select().from(interviews).where(eq(interviews.id, id));
       return row ?? null;

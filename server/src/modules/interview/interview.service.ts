@@ -2,15 +2,16 @@ import { INTERVIEW_MESSAGES } from '../../../../contract/interview';
 import type { CreateInterviewBody, Interview, InterviewListQuery, UpdateInterviewBody } from '../../../../contract/interview';
 import type { Page } from '../../../../contract/paging';
 import { TYPE_MESSAGES } from '../../../../contract/type';
-import { AUDIT_ACTIONS, type BatchResult } from '../../../../contract/audit';
+import { AUDIT_ACTIONS, type AuditAction, type BatchResult } from '../../../../contract/audit';
 import type { Db } from '../../db/client';
 import { interviews as interviewsTable } from '../../db/schema';
-import { writeTransaction } from '../../db/write-lock';
+import { writeTransaction, type Locked } from '../../db/write-lock';
 import { badRequest, notFound } from '../../lib/errors';
 import { requiredHtml } from '../../lib/html';
 import { newId } from '../../lib/ids';
 import { mapPage } from '../../lib/paging';
 import { checkGuard, diff, lockRow, lockRows, missingRecord, uniqueIds, type Actor, type Audit, type RevertGuard } from '../audit/audit';
+import type { TrashBin } from '../trash/trash.service';
 import type { TypeRepository } from '../type/type.repository';
 import type { InterviewChanges, InterviewRepository, InterviewRow } from './interview.repository';
 
@@ -24,11 +25,34 @@ export function createInterviewService(deps: {
   db: Db;
   interviews: InterviewRepository;
   types: TypeRepository;
+  bin: TrashBin;
   audit: Audit;
   now?: () => number;
 }) {
-  const { db, interviews, types, audit } = deps;
+  const { db, interviews, types, bin, audit } = deps;
   const now = deps.now ?? Date.now;
+
+  /**
+   * The one delete path of interview questions (DELETE and the bulk delete): each question, locked
+   * by the caller, goes to the recycle bin (one bin entry per question) and gets its audit entry
+   * (one insert for all), inside the caller's transaction.
+   */
+  async function removeIn(
+    tx: Locked<'interviews'>,
+    actor: Actor,
+    action: AuditAction,
+    rows: ReadonlyArray<{ id: string; interviewTitle: string }>,
+  ): Promise<void> {
+    for (const { id } of rows) {
+      if (!(await bin.capture(tx, 'interview', id, actor))) throw notFound(INTERVIEW_MESSAGES.notFound);
+      await interviews.delete(id, tx);
+    }
+    await audit.record(
+      tx,
+      actor,
+      rows.map((row) => ({ action, entity: 'interview' as const, entityId: row.id, title: row.interviewTitle })),
+    );
+  }
 
   async function get(id: string): Promise<Interview> {
     const row = await interviews.findById(id);
@@ -92,27 +116,15 @@ export function createInterviewService(deps: {
       await writeTransaction(db, ['interviews'], async (tx) => {
         const interview = await lockRow(tx, interviewsTable, id);
         if (!interview) throw notFound(INTERVIEW_MESSAGES.notFound);
-        await interviews.delete(id, tx);
-        await audit.record(tx, actor, { action: AUDIT_ACTIONS.delete, entity: 'interview', entityId: id, title: interview.interviewTitle });
+        await removeIn(tx, actor, AUDIT_ACTIONS.delete, [interview]);
       });
     },
 
-    /** All or nothing: every id must exist, and each question gets its own audit entry. */
+    /** All or nothing: every id must exist, and each question gets its own bin entry and audit entry. */
     async batch(actor: Actor, _action: 'delete', given: readonly string[]): Promise<BatchResult> {
       const ids = uniqueIds(given);
       await writeTransaction(db, ['interviews'], async (tx) => {
-        const rows = await lockRows(tx, interviewsTable, ids);
-        for (const id of ids) await interviews.delete(id, tx);
-        await audit.record(
-          tx,
-          actor,
-          rows.map((row) => ({
-            action: AUDIT_ACTIONS.batchDelete,
-            entity: 'interview' as const,
-            entityId: row.id,
-            title: row.interviewTitle,
-          })),
-        );
+        await removeIn(tx, actor, AUDIT_ACTIONS.batchDelete, await lockRows(tx, interviewsTable, ids));
       });
       return { done: ids.length };
     },

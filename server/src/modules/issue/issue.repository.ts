@@ -54,6 +54,11 @@ export function createIssueRepository(db: Db) {
       return issueList.list(filter, page);
     },
 
+    /** Every row the list's filters let through, newest first, in batches (for the CSV export). */
+    scan(filter: IssueFilter, batchSize?: number): AsyncGenerator<IssueWithUser[]> {
+      return issueList.scan(filter, batchSize);
+    },
+
     async findById(id: string): Promise<IssueWithUser | null> {
       const [row] = await withUser(eq(issues.id, id));
       return row ?? null;

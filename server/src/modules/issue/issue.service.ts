@@ -3,7 +3,7 @@ import type { CreateIssueBody, Issue, IssueListQuery, UpdateIssueBody } from '..
 import type { Page } from '../../../../contract/paging';
 import { TYPE_MESSAGES } from '../../../../contract/type';
 import { USER_MESSAGES } from '../../../../contract/user';
-import { AUDIT_ACTIONS, type BatchResult, type IssueBatchAction } from '../../../../contract/audit';
+import { AUDIT_ACTIONS, type AuditAction, type BatchResult, type IssueBatchAction } from '../../../../contract/audit';
 import type { Db } from '../../db/client';
 import { issues as issuesTable } from '../../db/schema';
 import { writeTransaction, type Locked } from '../../db/write-lock';
@@ -14,6 +14,7 @@ import { newId } from '../../lib/ids';
 import { mapPage } from '../../lib/paging';
 import { checkGuard, diff, lockRow, lockRows, missingRecord, uniqueIds, type Actor, type Audit, type RevertGuard } from '../audit/audit';
 import type { CommentRepository } from '../comment/comment.repository';
+import type { TrashBin } from '../trash/trash.service';
 import type { TypeRepository } from '../type/type.repository';
 import type { UserRepository } from '../user/user.repository';
 import type { IssueRepository, IssueWithUser } from './issue.repository';
@@ -41,10 +42,11 @@ export function createIssueService(deps: {
   comments: CommentRepository;
   users: UserRepository;
   types: TypeRepository;
+  bin: TrashBin;
   audit: Audit;
   now?: () => number;
 }) {
-  const { db, issues, comments, users, types, audit } = deps;
+  const { db, issues, comments, users, types, bin, audit } = deps;
   const now = deps.now ?? Date.now;
 
   async function get(id: string): Promise<Issue> {
@@ -53,10 +55,27 @@ export function createIssueService(deps: {
     return toIssue(row);
   }
 
-  /** The issue with its comments, inside the caller's transaction. */
-  async function removeIn(id: string, tx: Locked<'issues' | 'comments'>): Promise<void> {
-    await comments.deleteUnder(1, id, tx);
-    await issues.delete(id, tx);
+  /**
+   * The one delete path of issues (DELETE and the bulk delete): each issue, locked by the caller,
+   * goes with its comments to the recycle bin (one bin entry per issue) and gets its audit entry
+   * (one insert for all), inside the caller's transaction.
+   */
+  async function removeIn(
+    tx: Locked<'issues' | 'comments'>,
+    actor: Actor,
+    action: AuditAction,
+    rows: ReadonlyArray<{ id: string; issueTitle: string }>,
+  ): Promise<void> {
+    for (const { id } of rows) {
+      if (!(await bin.capture(tx, 'issue', id, actor))) throw notFound(ISSUE_MESSAGES.notFound);
+      await comments.deleteUnder(1, id, tx);
+      await issues.delete(id, tx);
+    }
+    await audit.record(
+      tx,
+      actor,
+      rows.map((row) => ({ action, entity: 'issue' as const, entityId: row.id, title: row.issueTitle })),
+    );
   }
 
   /** Only the status changed: the log says 审核通过 or 取消审核 rather than 修改. */
@@ -129,8 +148,7 @@ export function createIssueService(deps: {
       await writeTransaction(db, ['issues', 'comments'], async (tx) => {
         const issue = await lockRow(tx, issuesTable, id);
         if (!issue) throw notFound(ISSUE_MESSAGES.notFound);
-        await removeIn(id, tx);
-        await audit.record(tx, actor, { action: AUDIT_ACTIONS.delete, entity: 'issue', entityId: id, title: issue.issueTitle });
+        await removeIn(tx, actor, AUDIT_ACTIONS.delete, [issue]);
       });
     },
 
@@ -139,13 +157,7 @@ export function createIssueService(deps: {
       const ids = uniqueIds(given);
       if (action === 'delete') {
         await writeTransaction(db, ['issues', 'comments'], async (tx) => {
-          const rows = await lockRows(tx, issuesTable, ids);
-          for (const id of ids) await removeIn(id, tx);
-          await audit.record(
-            tx,
-            actor,
-            rows.map((row) => ({ action: AUDIT_ACTIONS.batchDelete, entity: 'issue' as const, entityId: row.id, title: row.issueTitle })),
-          );
+          await removeIn(tx, actor, AUDIT_ACTIONS.batchDelete, await lockRows(tx, issuesTable, ids));
         });
         return { done: ids.length };
       }

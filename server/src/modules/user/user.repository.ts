@@ -58,6 +58,11 @@ export function createUserRepository(db: Db) {
       return userList.list(filter, page);
     },
 
+    /** Every row the list's filters let through, newest first, in batches (for the CSV export). */
+    scan(filter: UserFilter, batchSize?: number): AsyncGenerator<UserRow[]> {
+      return userList.scan(filter, batchSize);
+    },
+
     async findById(id: string): Promise<UserRow | null> {
       const [row] = await db.select(publicColumns).from(users).where(eq(users.id, id));
       return row ?? null;
@@ -80,15 +85,6 @@ export function createUserRepository(db: Db) {
      */
     async holdForUse(id: string, executor: Db): Promise<boolean> {
       const rows = await executor.select({ id: users.id }).from(users).where(eq(users.id, id)).for('key share');
-      return rows.length > 0;
-    },
-
-    /**
-     * Whether the user exists, locking it for deletion: from here on nobody can write anything
-     * for the user, so what the deletion cleans up stays complete.
-     */
-    async lockForDelete(id: string, tx: Locked<'users'>): Promise<boolean> {
-      const rows = await tx.select({ id: users.id }).from(users).where(eq(users.id, id)).for('update');
       return rows.length > 0;
     },
 

@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { Page } from '../../../../contract/paging';
 import { USER_MESSAGES } from '../../../../contract/user';
 import type { CreateUserBody, UpdateUserBody, User, UserImpact, UserListQuery } from '../../../../contract/user';
-import { AUDIT_ACTIONS, type BatchResult, type UserBatchAction } from '../../../../contract/audit';
+import { AUDIT_ACTIONS, type AuditAction, type BatchResult, type UserBatchAction } from '../../../../contract/audit';
 import type { Db } from '../../db/client';
 import { users as usersTable } from '../../db/schema';
 import { writeTransaction, type Locked } from '../../db/write-lock';
@@ -15,6 +15,7 @@ import { checkUserPassword, hashPassword, randomPassword } from '../../lib/passw
 import { checkGuard, diff, lockRow, lockRows, missingRecord, uniqueIds, type Actor, type Audit, type RevertGuard } from '../audit/audit';
 import type { CommentRepository } from '../comment/comment.repository';
 import type { IssueRepository } from '../issue/issue.repository';
+import type { TrashBin } from '../trash/trash.service';
 import type { UserChanges, UserRepository, UserRow } from './user.repository';
 
 function toUser({ id, ...row }: UserRow): User {
@@ -28,10 +29,11 @@ export function createUserService(deps: {
   users: UserRepository;
   issues: IssueRepository;
   comments: CommentRepository;
+  bin: TrashBin;
   audit: Audit;
   now?: () => number;
 }) {
-  const { db, users, issues, comments, audit } = deps;
+  const { db, users, issues, comments, bin, audit } = deps;
   const now = deps.now ?? Date.now;
 
   async function mustFind(id: string): Promise<UserRow> {
@@ -41,15 +43,30 @@ export function createUserService(deps: {
   }
 
   /**
-   * Removes the user with their issues and every comment that goes with them, and puts right the
-   * comment counts of the issues and books they had commented on; inside the caller's transaction.
+   * The one delete path of users (DELETE and the bulk delete): each user, locked by the caller,
+   * goes to the recycle bin with their issues and every comment that goes with them (one bin entry
+   * per user), the comment counts of the issues and books they had commented on are put right, and
+   * each gets its audit entry (one insert for all); inside the caller's transaction.
    */
-  async function removeIn(id: string, tx: Locked<'users' | 'books' | 'issues' | 'comments'>): Promise<void> {
-    const commentedOn = await comments.deleteByUser(id, tx);
-    await comments.deleteUnderIssuesOf(id, tx);
-    await issues.deleteByUser(id, tx);
-    await comments.recount(commentedOn, tx);
-    await users.delete(id, tx);
+  async function removeIn(
+    tx: Locked<'users' | 'books' | 'issues' | 'comments'>,
+    actor: Actor,
+    action: AuditAction,
+    rows: ReadonlyArray<{ id: string; loginId: string }>,
+  ): Promise<void> {
+    for (const { id } of rows) {
+      if (!(await bin.capture(tx, 'user', id, actor))) throw notFound(USER_MESSAGES.notFound);
+      const commentedOn = await comments.deleteByUser(id, tx);
+      await comments.deleteUnderIssuesOf(id, tx);
+      await issues.deleteByUser(id, tx);
+      await comments.recount(commentedOn, tx);
+      await users.delete(id, tx);
+    }
+    await audit.record(
+      tx,
+      actor,
+      rows.map((row) => ({ action, entity: 'user' as const, entityId: row.id, title: row.loginId })),
+    );
   }
 
   /** Only enabled changed: the log says 启用 or 禁用 rather than 修改. */
@@ -151,8 +168,7 @@ export function createUserService(deps: {
       await writeTransaction(db, ['users', 'books', 'issues', 'comments'], async (tx) => {
         const user = await lockRow(tx, usersTable, id);
         if (!user) throw notFound(USER_MESSAGES.notFound);
-        await removeIn(id, tx);
-        await audit.record(tx, actor, { action: AUDIT_ACTIONS.delete, entity: 'user', entityId: id, title: user.loginId });
+        await removeIn(tx, actor, AUDIT_ACTIONS.delete, [user]);
       });
     },
 
@@ -163,13 +179,7 @@ export function createUserService(deps: {
         // Deleting a user takes their issues and comments: a super admin's decision, as one by one.
         if (actor.permission !== 1) throw forbidden();
         await writeTransaction(db, ['users', 'books', 'issues', 'comments'], async (tx) => {
-          const rows = await lockRows(tx, usersTable, ids);
-          for (const id of ids) await removeIn(id, tx);
-          await audit.record(
-            tx,
-            actor,
-            rows.map((row) => ({ action: AUDIT_ACTIONS.batchDelete, entity: 'user' as const, entityId: row.id, title: row.loginId })),
-          );
+          await removeIn(tx, actor, AUDIT_ACTIONS.batchDelete, await lockRows(tx, usersTable, ids));
         });
         return { done: ids.length };
       }

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { books, comments, issues, users } from '../../db/schema';
+import { books, comments, issues, trash, users } from '../../db/schema';
 import { DEFAULT_AVATAR } from '../../lib/defaults';
 import { verifyPassword } from '../../lib/passwords';
 import { contentFixtures } from '../../../test/content';
@@ -7,6 +7,8 @@ import { bearer, createTestContext, type TestContext } from '../../../test/harne
 import { createAudit } from '../audit/audit';
 import { createCommentRepository } from '../comment/comment.repository';
 import { createIssueRepository } from '../issue/issue.repository';
+import { createTrashRepository } from '../trash/trash.repository';
+import { createTrashService } from '../trash/trash.service';
 import { createUserRepository } from './user.repository';
 import { createUserService } from './user.service';
 
@@ -215,6 +217,7 @@ describe('PATCH /api/user/:id', () => {
       users: { ...repo, loginIdOwner: async () => null },
       issues: createIssueRepository(t.database.db),
       comments: createCommentRepository(t.database.db),
+      bin: createTrashService({ db: t.database.db, trash: createTrashRepository(t.database.db), audit: createAudit(), retentionDays: 30 }),
       audit: createAudit(),
     });
     await expect(service.update(ROOT_ACTOR, id, { loginId: 'race-a' })).rejects.toMatchObject({ statusCode: 409, msg: '该用户已存在' });
@@ -425,6 +428,7 @@ describe('DELETE /api/user/:id', () => {
       issues: await db.select().from(issues).orderBy(issues.id),
       books: await db.select().from(books).orderBy(books.id),
       comments: await db.select().from(comments).orderBy(comments.id),
+      trash: await db.select({ id: trash.id }).from(trash).orderBy(trash.id),
     });
     const before = await snapshot();
     const repo = createUserRepository(db);
@@ -438,6 +442,7 @@ describe('DELETE /api/user/:id', () => {
       },
       issues: createIssueRepository(db),
       comments: createCommentRepository(db),
+      bin: createTrashService({ db, trash: createTrashRepository(db), audit: createAudit(), retentionDays: 30 }),
       audit: createAudit(),
     });
     await expect(service.remove(ROOT_ACTOR, world.victim)).rejects.toThrow('disk full');

@@ -1,0 +1,143 @@
+import fs from 'node:fs';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import {
+  ADMIN_LOGIN,
+  ADMIN_PASSWORD,
+  apiSignIn,
+  expectMessage,
+  launchBrowser,
+  signIn,
+  startServer,
+  type ApiClient,
+  type RunningServer,
+} from './support';
+
+let server: RunningServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let root: ApiClient;
+
+interface Saved {
+  _id: string;
+}
+
+async function eventually<T>(read: () => Promise<T>, expected: T, timeout = 10_000): Promise<void> {
+  const deadline = Date.now() + timeout;
+  let last: T = await read();
+  while (last !== expected && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 250));
+    last = await read();
+  }
+  expect(last).toBe(expected);
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  root = await apiSignIn(server.url, ADMIN_LOGIN, ADMIN_PASSWORD);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+beforeEach(async () => {
+  context = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1440, height: 900 }, acceptDownloads: true });
+  page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  await signIn(page, server.url, ADMIN_LOGIN, ADMIN_PASSWORD);
+  await page.waitForURL(/\/home$/);
+});
+
+afterEach(async () => {
+  await context?.close();
+});
+
+jest.setTimeout(120_000);
+
+const button = (scope: Page | Locator, text: string) => scope.getByRole('button', { name: new RegExp(`^${text.split('').join('\\s*')}$`) });
+const confirmPopup = () => page.locator('.ant-popconfirm:visible .ant-btn-primary').last();
+const tableRow = (text: string) => page.locator('.ant-table-tbody tr', { hasText: text });
+
+/** The number on the home page's 待审核问答 card. */
+async function waitingOnHome(): Promise<number> {
+  await page.goto(`${server.url}/home`);
+  const card = page.locator('.ant-card, .ant-statistic', { hasText: '待审核问答' }).last();
+  const value = card.locator('.ant-statistic-content-value').first();
+  await value.waitFor();
+  return Number((await value.innerText()).replace(/[^\d]/g, ''));
+}
+
+describe('recycle bin and export in a real browser', () => {
+  it('an issue deleted with its comments leaves the list and the home count, and comes back whole from 回收站', async () => {
+    const type = await root.call<Saved>('POST', '/api/type', { typeName: '回收站类型' });
+    const user = await root.call<Saved>('POST', '/api/user', { loginId: 'bin-asker', nickname: '回收站提问者' });
+    const issue = await root.call<Saved>('POST', '/api/issue', {
+      issueTitle: '将被删除又恢复的问题',
+      issueContent: '<p>问题描述</p>',
+      userId: user._id,
+      typeId: type._id,
+    });
+    for (const text of ['回收站评论一', '回收站评论二']) {
+      await root.call('POST', '/api/comment', { userId: user._id, commentType: 1, issueId: issue._id, commentContent: `<p>${text}</p>` });
+    }
+    const before = await waitingOnHome();
+
+    await page.goto(`${server.url}/issue`);
+    const row = tableRow('将被删除又恢复的问题');
+    await row.waitFor();
+    await row.getByText('删除', { exact: true }).click();
+    await page.getByText('是否要删除该问答以及该问答对应的评论？').waitFor();
+    await confirmPopup().click();
+    await expectMessage(page, '删除问答成功');
+    await eventually(() => tableRow('将被删除又恢复的问题').count(), 0);
+    await eventually(waitingOnHome, before - 1, 15_000);
+
+    await page.getByRole('menuitem', { name: /回收站/ }).click();
+    await page.waitForURL(/\/trash$/);
+    const entry = tableRow('将被删除又恢复的问题');
+    await entry.waitFor();
+    await entry.getByText('2 条').waitFor();
+    await entry.getByText('恢复', { exact: true }).click();
+    await confirmPopup().click();
+    await expectMessage(page, '恢复成功');
+    await eventually(() => tableRow('将被删除又恢复的问题').count(), 0);
+
+    await eventually(waitingOnHome, before, 15_000);
+    await page.goto(`${server.url}/issue`);
+    await tableRow('将被删除又恢复的问题').waitFor();
+    await page.goto(`${server.url}/issue/${issue._id}`);
+    await page.getByText('回收站评论一').waitFor();
+    await page.getByText('回收站评论二').waitFor();
+    expect((await root.call<{ commentNumber: number }>('GET', `/api/issue/${issue._id}`)).commentNumber).toBe(2);
+  });
+
+  it('导出 downloads the user list as CSV with a BOM and Chinese headers, as the search shows it', async () => {
+    await root.call('POST', '/api/user', { loginId: 'export-one', nickname: '导出用户一' });
+    await root.call('POST', '/api/user', { loginId: 'export-two', nickname: '导出用户二' });
+    await root.call('POST', '/api/user', { loginId: 'not-exported', nickname: '不导出' });
+
+    await page.goto(`${server.url}/user/userList`);
+    await tableRow('export-one').waitFor();
+    await page.getByLabel('登录账号', { exact: true }).fill('export-');
+    await button(page, '查询').click();
+    await eventually(() => tableRow('not-exported').count(), 0);
+
+    // Its accessible name starts with its icon's (download).
+    const exportButton = page.getByRole('button', { name: /导\s*出$/ });
+    const [download] = await Promise.all([page.waitForEvent('download'), exportButton.click()]);
+    expect(download.suggestedFilename()).toMatch(/^用户列表-\d{8}\.csv$/);
+    const file = fs.readFileSync((await download.path())!);
+    expect([...file.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const lines = file.toString('utf8').slice(1).split('\r\n').filter(Boolean);
+    expect(lines[0]).toBe('登录账号,昵称,头像,积分,注册时间,账号状态');
+    expect(
+      lines
+        .slice(1)
+        .map((line) => line.split(',')[0])
+        .sort(),
+    ).toEqual(['export-one', 'export-two']);
+  });
+});

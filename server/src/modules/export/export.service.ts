@@ -1,0 +1,182 @@
+import { AUDIT_ACTIONS, type AuditChange, type AuditEntity } from '../../../../contract/audit';
+import type {
+  CommentExportQuery,
+  BookExportQuery,
+  InterviewExportQuery,
+  IssueExportQuery,
+  UserExportQuery,
+} from '../../../../contract/export';
+import type { CsvColumn, CsvExport } from '../../lib/csv';
+import { csvDate } from '../../lib/csv';
+import type { Db } from '../../db/client';
+import { booleanFilter } from '../../lib/filters';
+import { newId } from '../../lib/ids';
+import type { Actor, Audit } from '../audit/audit';
+import type { BookRepository, BookRow } from '../book/book.repository';
+import type { CommentListRow, CommentRepository } from '../comment/comment.repository';
+import type { InterviewRepository, InterviewRow } from '../interview/interview.repository';
+import type { IssueRepository, IssueWithUser } from '../issue/issue.repository';
+import type { TypeRepository } from '../type/type.repository';
+import type { UserRepository, UserRow } from '../user/user.repository';
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", apos: "'", nbsp: ' ' };
+
+/** The text of stored (sanitised) HTML, as the lists show it: tags out, entities read, spaces collapsed. */
+export function htmlToText(html: string): string {
+  return html
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&(amp|lt|gt|quot|#39|apos|nbsp);/g, (_m, name: string) => ENTITIES[name])
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+export type ExportService = ReturnType<typeof createExportService>;
+
+/**
+ * The CSV exports of the lists: the columns each list shows, under its Chinese headers
+ * (docs/screens.md), from every row its filters let through. No password or hash is selected.
+ */
+export function createExportService(deps: {
+  db: Db;
+  audit: Audit;
+  onAuditError: (error: unknown) => void;
+  now?: () => number;
+  users: UserRepository;
+  books: BookRepository;
+  interviews: InterviewRepository;
+  issues: IssueRepository;
+  comments: CommentRepository;
+  types: TypeRepository;
+}) {
+  const { db, audit, users, books, interviews, issues, comments, types } = deps;
+  const now = deps.now ?? Date.now;
+
+  /**
+   * The export's one audit entry (导出): who exported which list, with which filters, and how many
+   * rows. The count is known only once the stream has ended, so the entry is written then, outside
+   * any transaction (an export writes nothing else); a client that went away mid-way is recorded
+   * too, with the rows it was sent and 「（中断）」 in the title. An export is a read: the file has
+   * been sent when the entry is written, so a failure to store it is reported, not thrown.
+   */
+  function audited<R>(actor: Actor, entity: AuditEntity, filters: object, csv: CsvExport<R>): CsvExport<R> {
+    async function* counted(): AsyncGenerator<R[]> {
+      let rows = 0;
+      let complete = false;
+      try {
+        for await (const batch of csv.batches) {
+          rows += batch.length;
+          yield batch;
+        }
+        complete = true;
+      } finally {
+        const changes: AuditChange[] = Object.entries(filters)
+          .filter(([, value]) => value !== undefined && value !== '')
+          .map(([field, value]) => ({ field, after: value }));
+        changes.push({ field: 'rows', after: rows });
+        await audit
+          .record(db, actor, {
+            action: AUDIT_ACTIONS.export,
+            entity,
+            // An export is no record: the entry gets an id of its own.
+            entityId: newId(now()),
+            title: `${csv.name}（${rows} 行${complete ? '' : '，中断'}）`,
+            changes,
+          })
+          .catch(deps.onAuditError);
+      }
+    }
+    return { ...csv, batches: counted() };
+  }
+
+  /** Type names by id, read once per export (types are a handful). */
+  async function typeNames(): Promise<(id: string) => string> {
+    const names = new Map((await types.list()).map((t) => [t.id, t.typeName]));
+    return (id) => names.get(id) ?? '';
+  }
+
+  return {
+    user(actor: Actor, query: UserExportQuery): CsvExport<UserRow> {
+      const { loginId, nickname, enabled } = query;
+      const columns: Array<CsvColumn<UserRow>> = [
+        { header: '登录账号', value: (r) => r.loginId },
+        { header: '昵称', value: (r) => r.nickname },
+        { header: '头像', value: (r) => r.avatar },
+        { header: '积分', value: (r) => r.points },
+        { header: '注册时间', value: (r) => csvDate(r.registerDate) },
+        { header: '账号状态', value: (r) => (r.enabled ? '启用' : '禁用') },
+      ];
+      return audited(actor, 'user', query, {
+        name: '用户列表',
+        columns,
+        batches: users.scan({ loginId, nickname, enabled: booleanFilter(enabled) }),
+      });
+    },
+
+    async book(actor: Actor, query: BookExportQuery): Promise<CsvExport<BookRow>> {
+      const { bookTitle, typeId } = query;
+      const typeName = await typeNames();
+      const columns: Array<CsvColumn<BookRow>> = [
+        { header: '书籍名称', value: (r) => r.bookTitle },
+        { header: '书籍分类', value: (r) => typeName(r.typeId) },
+        { header: '书籍简介', value: (r) => htmlToText(r.bookIntro) },
+        { header: '书籍封面', value: (r) => r.bookPic },
+        { header: '浏览数', value: (r) => r.scanNumber },
+        { header: '评论数', value: (r) => r.commentNumber },
+        { header: '上架日期', value: (r) => csvDate(r.onShelfDate) },
+      ];
+      return audited(actor, 'book', query, { name: '书籍列表', columns, batches: books.scan({ bookTitle, typeId }) });
+    },
+
+    async interview(actor: Actor, query: InterviewExportQuery): Promise<CsvExport<InterviewRow>> {
+      const { interviewTitle, typeId } = query;
+      const typeName = await typeNames();
+      const columns: Array<CsvColumn<InterviewRow>> = [
+        { header: '题目名称', value: (r) => r.interviewTitle },
+        { header: '题目分类', value: (r) => typeName(r.typeId) },
+        { header: '上架日期', value: (r) => csvDate(r.onShelfDate) },
+      ];
+      return audited(actor, 'interview', query, { name: '题目列表', columns, batches: interviews.scan({ interviewTitle, typeId }) });
+    },
+
+    async issue(actor: Actor, query: IssueExportQuery): Promise<CsvExport<IssueWithUser>> {
+      const { issueTitle, typeId, issueStatus } = query;
+      const typeName = await typeNames();
+      const columns: Array<CsvColumn<IssueWithUser>> = [
+        { header: '问答标题', value: (r) => r.issueTitle },
+        { header: '问答描述', value: (r) => htmlToText(r.issueContent) },
+        { header: '提问用户', value: (r) => r.user.nickname },
+        { header: '浏览数', value: (r) => r.scanNumber },
+        { header: '评论数', value: (r) => r.commentNumber },
+        { header: '问题分类', value: (r) => typeName(r.typeId) },
+        { header: '审核状态', value: (r) => (r.issueStatus ? '已通过' : '待审核') },
+      ];
+      return audited(actor, 'issue', query, {
+        name: '问答列表',
+        columns,
+        batches: issues.scan({ issueTitle, typeId, issueStatus: booleanFilter(issueStatus) }),
+      });
+    },
+
+    async comment(actor: Actor, query: CommentExportQuery): Promise<CsvExport<CommentListRow>> {
+      const { commentType = 1, commentContent, typeId } = query;
+      const typeName = await typeNames();
+      const columns: Array<CsvColumn<CommentListRow>> = [
+        { header: commentType === 1 ? '问题标题' : '书籍标题', value: (r) => r.target.title },
+        { header: '评论内容', value: (r) => htmlToText(r.commentContent) },
+        { header: '评论用户', value: (r) => r.user.nickname },
+        { header: '评论分类', value: (r) => typeName(r.typeId) },
+        { header: '评论日期', value: (r) => csvDate(r.commentDate) },
+      ];
+      return audited(
+        actor,
+        'comment',
+        { ...query, commentType },
+        {
+          name: commentType === 1 ? '问答评论列表' : '书籍评论列表',
+          columns,
+          batches: comments.scan({ commentType, commentContent, typeId }),
+        },
+      );
+    },
+  };
+}

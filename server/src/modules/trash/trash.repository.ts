@@ -1,0 +1,257 @@
+import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import type { TrashEntity } from '../../../../contract/trash';
+import { queryRows, type Db } from '../../db/client';
+import { trash } from '../../db/schema';
+import type { Locked } from '../../db/write-lock';
+import type { PageRequest } from '../../lib/paging';
+
+export type TrashRow = Omit<typeof trash.$inferSelect, 'rows'>;
+export type TrashRepository = ReturnType<typeof createTrashRepository>;
+
+/** The content tables a bin entry may hold rows of, in the order their rows are put back. */
+export const RESTORE_ORDER = ['users', 'books', 'interviews', 'issues', 'comments'] as const;
+type ContentTable = (typeof RESTORE_ORDER)[number];
+
+/** Every lock a restore or purge may need: the tables it inserts into and the parents it recounts. */
+export type TrashLocks = Locked<ContentTable>;
+
+/** What one deletion takes with it: per table, the rows (by a condition on alias `t`). */
+function cascadeOf(entity: TrashEntity, id: string): Array<[ContentTable, SQL]> {
+  switch (entity) {
+    case 'user':
+      return [
+        ['users', sql`t.id = ${id}`],
+        ['issues', sql`t.user_id = ${id}`],
+        // Their own comments and every comment under their issues: two indexed lookups, not an OR over every comment.
+        [
+          'comments',
+          sql`t.id in (select c.id from comments c where c.user_id = ${id}
+            union select c.id from comments c join issues i on i.id = c.issue_id where i.user_id = ${id})`,
+        ],
+      ];
+    case 'book':
+      return [
+        ['books', sql`t.id = ${id}`],
+        ['comments', sql`t.book_id = ${id}`],
+      ];
+    case 'interview':
+      return [['interviews', sql`t.id = ${id}`]];
+    case 'issue':
+      return [
+        ['issues', sql`t.id = ${id}`],
+        ['comments', sql`t.issue_id = ${id}`],
+      ];
+    case 'comment':
+      return [['comments', sql`t.id = ${id}`]];
+  }
+}
+
+/** The entry's title, from its main row `m`. */
+const TITLE: Record<TrashEntity, [ContentTable, SQL]> = {
+  user: ['users', sql`m.login_id`],
+  book: ['books', sql`m.book_title`],
+  interview: ['interviews', sql`m.interview_title`],
+  issue: ['issues', sql`m.issue_title`],
+  // A comment has no title: the start of its text, tags and entities left out.
+  comment: [
+    'comments',
+    sql`left(btrim(regexp_replace(regexp_replace(m.comment_content, '<[^>]*>', ' ', 'g'), '&[a-z#0-9]+;|\\s+', ' ', 'g')), 60)`,
+  ],
+};
+
+/**
+ * The references a restored row needs, checked in restore order after the rows before it are
+ * back: the first row whose parent is missing names the reason of the refusal.
+ */
+export const PARENTS: Record<
+  ContentTable,
+  Array<[column: string, parent: ContentTable | 'types', reason: 'user' | 'issue' | 'book' | 'type']>
+> = {
+  users: [],
+  books: [['type_id', 'types', 'type']],
+  interviews: [['type_id', 'types', 'type']],
+  issues: [
+    ['user_id', 'users', 'user'],
+    ['type_id', 'types', 'type'],
+  ],
+  comments: [
+    ['user_id', 'users', 'user'],
+    ['issue_id', 'issues', 'issue'],
+    ['book_id', 'books', 'book'],
+    ['type_id', 'types', 'type'],
+  ],
+};
+
+/** The rows of one table held by entry `id`, as a set-returning expression with alias `r`. */
+const heldRows = (id: string, table: ContentTable) =>
+  sql`(select r.* from trash e cross join jsonb_array_elements(e.rows) part
+        cross join jsonb_populate_recordset(null::${sql.identifier(table)}, part->'rows') r
+        where e.id = ${id} and part->>'table' = ${table})`;
+
+/** `a, b, c` as parameters: the same on both drivers, where an array parameter is not. */
+const idList = (ids: string[]) =>
+  sql.join(
+    ids.map((id) => sql`${id}`),
+    sql`, `,
+  );
+
+// An uploaded file's address as the rows hold it (UPLOAD_URL_PREFIX, a 24-hex id, an extension).
+const UPLOAD_REFERENCE = '/static/uploads/([0-9a-f]{24})\\.';
+
+export function createTrashRepository(db: Db) {
+  const listColumns = {
+    id: trash.id,
+    entity: trash.entity,
+    entityId: trash.entityId,
+    title: trash.title,
+    cascaded: trash.cascaded,
+    deletedBy: trash.deletedBy,
+    deletedByLoginId: trash.deletedByLoginId,
+    deletedAt: trash.deletedAt,
+    expiresAt: trash.expiresAt,
+  };
+
+  /**
+   * Removes these entries' uploads that nothing else refers to: no live row (admins included)
+   * and no other entry. The caller holds the content write locks, so no row that could refer to
+   * one is written meanwhile. Each check is a scan, paid only by a purge that held a file.
+   */
+  async function deleteOrphanUploads(candidates: string[], tx: TrashLocks): Promise<number> {
+    if (!candidates.length) return 0;
+    const referenced = (table: string, column: string) =>
+      sql`exists (select 1 from ${sql.identifier(table)} x where position(u.id in x.${sql.identifier(column)}) > 0)`;
+    const rows = await queryRows<{ id: string }>(
+      tx,
+      sql`delete from uploads u where u.id in (${idList(candidates)})
+        and not ${referenced('admins', 'avatar')} and not ${referenced('users', 'avatar')}
+        and not ${referenced('books', 'book_pic')} and not ${referenced('books', 'book_intro')}
+        and not ${referenced('interviews', 'interview_content')} and not ${referenced('issues', 'issue_content')}
+        and not ${referenced('comments', 'comment_content')}
+        and not exists (select 1 from trash e where position(u.id in e.rows::text) > 0)
+        returning u.id`,
+    );
+    return rows.length;
+  }
+
+  return {
+    /**
+     * Keeps what deleting `entity` `id` is about to remove as one bin entry, in the transaction
+     * that removes it (before the deletes, under their locks). False when there is no such record.
+     */
+    async capture(
+      tx: Db,
+      entry: { id: string; entity: TrashEntity; entityId: string; by: { id: string; loginId: string }; at: number; expiresAt: number },
+    ): Promise<boolean> {
+      const parts = cascadeOf(entry.entity, entry.entityId).map(
+        ([table, where], index) =>
+          sql`select ${index} as ord, ${table}::text as tbl,
+            coalesce((select jsonb_agg(to_jsonb(t) order by t.id) from ${sql.identifier(table)} t where ${where}), '[]'::jsonb) as rows`,
+      );
+      const [mainTable, title] = TITLE[entry.entity];
+      const rows = await queryRows<{ id: string }>(
+        tx,
+        sql`with parts as (${sql.join(parts, sql` union all `)})
+          insert into trash (id, entity, entity_id, title, cascaded, rows, deleted_by, deleted_by_login_id, deleted_at, expires_at)
+          select ${entry.id}, ${entry.entity}, ${entry.entityId}, ${title},
+            (select sum(jsonb_array_length(rows)) from parts)::int - 1,
+            (select jsonb_agg(jsonb_build_object('table', tbl, 'rows', rows) order by ord) from parts),
+            ${entry.by.id}, ${entry.by.loginId}, ${entry.at}, ${entry.expiresAt}
+          from ${sql.identifier(mainTable)} m where m.id = ${entry.entityId}
+          returning id`,
+      );
+      return rows.length > 0;
+    },
+
+    async list(
+      filter: { entity?: TrashEntity },
+      { current = 1, pageSize = 10 }: PageRequest,
+    ): Promise<{ rows: TrashRow[]; total: number }> {
+      const where = filter.entity ? eq(trash.entity, filter.entity) : undefined;
+      // Served by trash_deleted_at_idx or trash_entity_deleted_at_idx; the bin is small (retention).
+      const rows = await db
+        .select(listColumns)
+        .from(trash)
+        .where(where)
+        .orderBy(desc(trash.deletedAt), desc(trash.id))
+        .limit(pageSize)
+        .offset((current - 1) * pageSize);
+      const [{ n }] = await db.select({ n: count() }).from(trash).where(where);
+      return { rows, total: Number(n) };
+    },
+
+    /** The entry, locked until the transaction ends: a second restore or purge waits, then finds none. */
+    async lock(id: string, tx: TrashLocks): Promise<TrashRow | null> {
+      const [row] = await tx.select(listColumns).from(trash).where(eq(trash.id, id)).for('update');
+      return row ?? null;
+    },
+
+    /** The login ids among the entry's users that a live user has taken meanwhile. */
+    async takenLoginIds(id: string, tx: TrashLocks): Promise<string[]> {
+      const rows = await queryRows<{ login_id: string }>(
+        tx,
+        sql`select h.login_id from ${heldRows(id, 'users')} h where exists (select 1 from users u where u.login_id = h.login_id)`,
+      );
+      return rows.map((r) => r.login_id);
+    },
+
+    /** The reason the first held row of `table` cannot come back (a missing parent), or null. */
+    async missingParent(id: string, table: ContentTable, tx: TrashLocks): Promise<'user' | 'issue' | 'book' | 'type' | null> {
+      for (const [column, parent, reason] of PARENTS[table]) {
+        const col = sql.identifier(column);
+        const rows = await queryRows(
+          tx,
+          sql`select 1 from ${heldRows(id, table)} h
+            where h.${col} is not null and not exists (select 1 from ${sql.identifier(parent)} p where p.id = h.${col}) limit 1`,
+        );
+        if (rows.length) return reason;
+      }
+      return null;
+    },
+
+    /** Puts the entry's rows of `table` back as they were; the triggers count them in. */
+    async reinsert(id: string, table: ContentTable, tx: TrashLocks): Promise<number> {
+      const rows = await queryRows(tx, sql`insert into ${sql.identifier(table)} select * from ${heldRows(id, table)} h returning 1`);
+      return rows.length;
+    },
+
+    /**
+     * Sets commentNumber of every issue and book the entry's rows touch (restored ones, and the
+     * parents of restored comments) to their true count.
+     */
+    async recountParents(id: string, tx: TrashLocks): Promise<void> {
+      for (const [parent, column] of [
+        ['issues', 'issue_id'],
+        ['books', 'book_id'],
+      ] as const) {
+        await tx.execute(sql`update ${sql.identifier(parent)} p
+          set comment_number = (select count(*)::int from comments c where c.${sql.identifier(column)} = p.id)
+          where p.id in (select h.id from ${heldRows(id, parent)} h union select h.${sql.identifier(column)} from ${heldRows(id, 'comments')} h)`);
+      }
+    },
+
+    /** Deletes the entries and then the uploads only they referred to; answers how many of each. */
+    async remove(ids: string[], tx: TrashLocks): Promise<{ entries: number; uploads: number }> {
+      if (!ids.length) return { entries: 0, uploads: 0 };
+      const removed = await queryRows<{ upload: string | null }>(
+        tx,
+        sql`with gone as (delete from trash where id in (${idList(ids)}) returning id, rows)
+          select gone.id as entry, (regexp_matches(gone.rows::text, ${UPLOAD_REFERENCE}, 'g'))[1] as upload from gone
+          union all select gone.id, null from gone`,
+      );
+      const entries = removed.filter((r) => r.upload === null).length;
+      const candidates = [...new Set(removed.flatMap((r) => (r.upload ? [r.upload] : [])))];
+      return { entries, uploads: await deleteOrphanUploads(candidates, tx) };
+    },
+
+    /** Up to `limit` ids of entries expired at `now`, oldest first (trash_expires_at_idx). */
+    async expired(now: number, limit: number, tx: TrashLocks): Promise<string[]> {
+      const rows = await tx
+        .select({ id: trash.id })
+        .from(trash)
+        .where(and(sql`${trash.expiresAt} <= ${now}`))
+        .orderBy(trash.expiresAt)
+        .limit(limit);
+      return rows.map((r) => r.id);
+    },
+  };
+}
