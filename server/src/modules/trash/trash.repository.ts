@@ -3,6 +3,7 @@ import type { TrashEntity } from '../../../../contract/trash';
 import { queryRows, type Db } from '../../db/client';
 import { trash } from '../../db/schema';
 import type { Locked } from '../../db/write-lock';
+import { canonicalLoginId } from '../../lib/account-names';
 import type { PageRequest } from '../../lib/paging';
 
 export type TrashRow = Omit<typeof trash.$inferSelect, 'rows'>;
@@ -185,13 +186,37 @@ export function createTrashRepository(db: Db) {
       return row ?? null;
     },
 
-    /** The login ids among the entry's users that a live user has taken meanwhile. */
+    /**
+     * The login ids among the entry's users that a live user has taken meanwhile: the same name,
+     * or one with the same canonical form (`Bob` binned, `bob` or `ｂｏｂ` created since).
+     */
     async takenLoginIds(id: string, tx: TrashLocks): Promise<string[]> {
-      const rows = await queryRows<{ login_id: string }>(
+      const held = await queryRows<{ login_id: string }>(tx, sql`select h.login_id from ${heldRows(id, 'users')} h`);
+      if (!held.length) return [];
+      const keyOf = new Map(held.map((row) => [row.login_id, canonicalLoginId(row.login_id)]));
+      const live = await queryRows<{ login_id: string; login_key: string | null }>(
         tx,
-        sql`select h.login_id from ${heldRows(id, 'users')} h where exists (select 1 from users u where u.login_id = h.login_id)`,
+        sql`select login_id, login_key from users
+            where login_id in (${idList([...keyOf.keys()])}) or login_key in (${idList([...new Set(keyOf.values())])})`,
       );
-      return rows.map((r) => r.login_id);
+      const takenIds = new Set(live.map((row) => row.login_id));
+      const takenKeys = new Set(live.map((row) => row.login_key));
+      return held.map((row) => row.login_id).filter((loginId) => takenIds.has(loginId) || takenKeys.has(keyOf.get(loginId)!));
+    },
+
+    /**
+     * Gives the entry's restored users the canonical key of their name. A user binned before
+     * login_key existed comes back without one, and an old suffixed key (a name that collided at
+     * the migration) is no longer needed once takenLoginIds found the name free.
+     */
+    async rekeyRestoredUsers(id: string, tx: TrashLocks): Promise<void> {
+      const held = await queryRows<{ id: string; login_id: string }>(tx, sql`select h.id, h.login_id from ${heldRows(id, 'users')} h`);
+      if (!held.length) return;
+      const values = held.map((row) => ({ id: row.id, k: canonicalLoginId(row.login_id) }));
+      await tx.execute(sql`
+        update users u set login_key = v.k
+        from json_to_recordset(${JSON.stringify(values)}::json) as v(id text, k text)
+        where u.id = v.id and u.login_key is distinct from v.k`);
     },
 
     /** The reason the first held row of `table` cannot come back (a missing parent), or null. */

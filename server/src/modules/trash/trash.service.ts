@@ -57,6 +57,7 @@ export function createTrashService(deps: { db: Db; trash: TrashRepository; audit
       const missing = await trash.missingParent(id, table, tx);
       if (missing) throw conflict(MISSING_PARENT[missing]);
       await trash.reinsert(id, table, tx);
+      if (table === 'users') await trash.rekeyRestoredUsers(id, tx);
     }
     await trash.recountParents(id, tx);
     await trash.remove([id], tx);

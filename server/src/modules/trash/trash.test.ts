@@ -178,6 +178,38 @@ describe('recycle bin: conflicts, permissions, purge', () => {
     expect(await consistencyProblems(t.database.db)).toEqual([]);
   });
 
+  it('answers 409 when a name of the same canonical form was taken meanwhile (case, full width)', async () => {
+    const w = await world('bin-canon');
+    await api('DELETE', `/api/user/${w.bob}`);
+    // Full-width letters and upper case: the same account name once folded (NFKC, case).
+    await post('/api/user', { loginId: 'ＢＩＮ-CANON-BOB', loginPwd: 'password-123' });
+    const entry = await entryOf(w.bob);
+    const response = await api('POST', `/api/trash/${entry._id}/restore`);
+    expect({ status: response.statusCode, msg: response.json().msg }).toEqual({
+      status: 409,
+      msg: '登录账号「bin-canon-bob」已被其他用户使用，无法恢复',
+    });
+    expect(await entryOf(w.bob)).toMatchObject({ _id: entry._id });
+  });
+
+  it('gives a user binned before canonical names existed its canonical key when restored', async () => {
+    const w = await world('bin-rekey');
+    await api('DELETE', `/api/user/${w.bob}`);
+    const entry = await entryOf(w.bob);
+    // An entry written before migration 0007: its user rows have no login_key.
+    await t.database.db.execute(sql`
+      update trash set rows = (
+        select jsonb_agg(jsonb_set(part, '{rows}', (select jsonb_agg(r - 'login_key') from jsonb_array_elements(part->'rows') r)))
+        from jsonb_array_elements(rows) part)
+      where id = ${entry._id}`);
+    expect((await api('POST', `/api/trash/${entry._id}/restore`)).statusCode).toBe(200);
+    const [row] = await queryRows<{ login_key: string | null }>(t.database.db, sql`select login_key from users where id = ${w.bob}`);
+    expect(row.login_key).toBe('bin-rekey-bob');
+    // And the name is guarded again: a variant of it is refused.
+    const twin = await api('POST', '/api/user', root, { loginId: 'BIN-REKEY-BOB', loginPwd: 'password-123' });
+    expect({ status: twin.statusCode, msg: twin.json().msg }).toEqual({ status: 409, msg: '该用户已存在' });
+  });
+
   it('answers 409 when a comment is restored whose issue or book is in the bin', async () => {
     const w = await world('bin-parent');
     await api('DELETE', `/api/comment/${w.comments.bobOnAlice}`);
