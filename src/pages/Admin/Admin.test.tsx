@@ -2,18 +2,11 @@ import { TestBrowser } from '@@/testBrowser';
 import { history } from '@umijs/max';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { envelope, type FakeReply, type FakeRequest, installFakeNetwork, refusal } from '@/testing/fakeNetwork';
+import { EDITOR_ADMIN, ROOT_ADMIN } from '@/testing/admins';
 import type { Admin } from '../../../contract/admin';
 
-const me: Admin = {
-  _id: '65f1a2b3c4d5e6f708192a01',
-  loginId: 'root',
-  nickname: '超级管理员',
-  avatar: '/default-avatar.svg',
-  permission: 1,
-  enabled: true,
-  createdAt: 1_700_000_000_000,
-};
-const editor: Admin = { ...me, _id: '65f1a2b3c4d5e6f708192a02', loginId: 'editor', nickname: '内容编辑', permission: 2 };
+const me: Admin = { ...ROOT_ADMIN };
+const editor: Admin = { ...EDITOR_ADMIN };
 
 let admins: Admin[];
 let handle: (req: FakeRequest) => FakeReply | undefined;

@@ -2,8 +2,8 @@ import { TestBrowser } from '@@/testBrowser';
 import { history } from '@umijs/max';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { envelope, installFakeNetwork, refusal, type FakeReply } from '@/testing/fakeNetwork';
+import { CAPTCHA_SVG, stubCaptchaFetch } from '@/testing/captcha';
 
-const CAPTCHA_SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="40"><text x="10" y="30">AbCd</text></svg>';
 const superAdmin = {
   _id: '65f1a2b3c4d5e6f708192a3b',
   loginId: 'admin',
@@ -23,13 +23,11 @@ const sent = installFakeNetwork((req) => {
   }
   return refusal(404, '请求的资源不存在');
 });
-const captchaFetch = jest.fn(async () => ({ ok: true, status: 200, text: async () => CAPTCHA_SVG }));
+const captchaFetch = stubCaptchaFetch();
 
 beforeEach(() => {
   sent.length = 0;
   localStorage.clear();
-  captchaFetch.mockClear();
-  Object.defineProperty(window, 'fetch', { value: captchaFetch, configurable: true, writable: true });
 });
 
 /** The whole app, with its real routes and providers, opened on /login. */
