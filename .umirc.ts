@@ -26,6 +26,10 @@ export default defineConfig({
   alias: layoutIcons === icons ? {} : { [layoutIcons]: icons },
   history: { type: 'browser' },
   publicPath: '/',
+  // Every script and style sheet is named by its content (umi.<hash>.js, <chunk>.<hash>.async.js,
+  // ...), so the server lets browsers keep them for good and a second visit downloads none of
+  // them (contract/assets.ts, server/src/plugins/web.ts); index.html is always asked again.
+  hash: true,
   title: 'coder station 后台管理系统',
   // Zoom stays allowed (WCAG 1.4.4); an administrators' tool is kept out of search engines (with
   // public/robots.txt). `<html lang>` is set in config/bundle.ts.

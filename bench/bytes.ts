@@ -35,6 +35,12 @@ async function main() {
         console.log(
           `${name}: JS ${kb(load.jsGzip)} kB, CSS ${kb(load.cssGzip)} kB gzipped, ${load.files} files, usable after ${load.usableMs.toFixed(0)} ms${over}`,
         );
+        const { repeat } = load;
+        console.log(
+          `  second visit: ${repeat.assetRequests} JS/CSS requests, ${repeat.assetBytes} bytes, ${repeat.assetsFromCache} from the cache, usable after ${repeat.usableMs.toFixed(0)} ms`,
+        );
+        const sent = Object.entries(load.sentAtMs).map(([what, at]) => `${what} ${at.toFixed(0)} ms`);
+        if (sent.length) console.log(`  sent at: ${sent.join(', ')}`);
       }
     }
   } finally {

@@ -114,3 +114,69 @@ export async function apiSignIn(baseUrl: string, loginId: string, password: stri
     },
   };
 }
+
+/** One request a page made, as Chromium's DevTools protocol tells it. */
+export interface NetworkEntry {
+  url: string;
+  /** DevTools' resource type: Document, Script, Stylesheet, XHR, Fetch, Image, ... */
+  type: string;
+  /** When it was sent, epoch milliseconds (minus the page's performance.timeOrigin: since navigation). */
+  startedAt: number;
+  /** Answered from the browser's memory or disk cache: nothing was sent to the server. */
+  fromCache: boolean;
+  status: number;
+  /** Bytes received from the network for it, headers included (0 from the cache). */
+  bytes: number;
+}
+
+export interface NetworkLog {
+  entries: NetworkEntry[];
+  /** Scripts and style sheets that went to the server (a 304 counts: it is a request). */
+  sentAssets(): NetworkEntry[];
+  stop(): Promise<void>;
+}
+
+/**
+ * Records every request of `page` from now on through a DevTools session of its own, which sees
+ * what playwright's events do not: whether an answer came from the cache without any request.
+ */
+export async function recordNetwork(page: Page): Promise<NetworkLog> {
+  const session = await page.context().newCDPSession(page);
+  const byId = new Map<string, NetworkEntry>();
+  const entries: NetworkEntry[] = [];
+  session.on('Network.requestWillBeSent', (event) => {
+    // A redirect reuses the id: the earlier hop stays as it was recorded.
+    const entry: NetworkEntry = {
+      url: event.request.url,
+      type: event.type ?? 'Other',
+      startedAt: event.wallTime * 1000,
+      fromCache: false,
+      status: 0,
+      bytes: 0,
+    };
+    byId.set(event.requestId, entry);
+    entries.push(entry);
+  });
+  session.on('Network.requestServedFromCache', (event) => {
+    const entry = byId.get(event.requestId);
+    if (entry) entry.fromCache = true;
+  });
+  session.on('Network.responseReceived', (event) => {
+    const entry = byId.get(event.requestId);
+    if (!entry) return;
+    entry.status = event.response.status;
+    if (event.response.fromDiskCache || event.response.fromPrefetchCache || event.response.fromServiceWorker) entry.fromCache = true;
+  });
+  session.on('Network.loadingFinished', (event) => {
+    const entry = byId.get(event.requestId);
+    if (entry && !entry.fromCache) entry.bytes = event.encodedDataLength;
+  });
+  await session.send('Network.enable');
+  return {
+    entries,
+    sentAssets: () => entries.filter((entry) => (entry.type === 'Script' || entry.type === 'Stylesheet') && !entry.fromCache),
+    async stop() {
+      await session.detach().catch(() => undefined);
+    },
+  };
+}

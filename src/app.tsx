@@ -7,11 +7,19 @@ import Forbidden from '@/components/Forbidden';
 import SessionLoadFailed from '@/components/SessionLoadFailed';
 import { describeRequestError, errorStatus, requestConfig } from '@/requestErrorConfig';
 import { logout, whoami } from '@/services/admin';
+import { dropEarly, startEarly, takeEarly } from '@/services/early';
+import { fetchFirstPageEarly } from '@/services/table';
 import { message, MessageBridge } from '@/utils/feedback';
 import { clearToken, expireSession, getToken, type InitialState, LOGIN_PATH, toInitialState } from '@/utils/session';
 import { isTwoFactorSetupPage, onMustSetUp2fa, TWO_FACTOR_SETUP_PATH } from '@/utils/twoFactorGate';
 
 const WARNING_READ_MS = 1200;
+
+/** The screens whose first call is the unfiltered first page of a list, and that list. */
+const FIRST_PAGE_OF: Record<string, string> = { '/user/userList': '/api/user' };
+
+/** whoami, or the one app.tsx's `render` already started (services/early.ts). */
+const sessionOfToken = () => takeEarly<Awaited<ReturnType<typeof whoami>>>('session', 'whoami') ?? whoami();
 
 // Its Dropdown (antd's Menu) belongs with the layout, which /login never loads: kept out of umi.js.
 const HeaderAccount = lazy(() => import('@/components/HeaderAccount'));
@@ -20,7 +28,7 @@ const HeaderAccount = lazy(() => import('@/components/HeaderAccount'));
 async function leaveLoginIfSignedIn(): Promise<InitialState> {
   if (!getToken()) return {};
   try {
-    const admin = await whoami();
+    const admin = await sessionOfToken();
     if (!admin) {
       clearToken();
       return {};
@@ -48,7 +56,7 @@ async function leaveLoginIfSignedIn(): Promise<InitialState> {
 async function loadSession(): Promise<InitialState> {
   if (getToken()) {
     try {
-      const admin = await whoami();
+      const admin = await sessionOfToken();
       if (admin) return toInitialState(admin);
     } catch (error) {
       if (errorStatus(error) !== 401) {
@@ -59,6 +67,29 @@ async function loadSession(): Promise<InitialState> {
   }
   expireSession();
   return {};
+}
+
+/**
+ * Umi's runtime `render`, before the first render: with a token, whoami and the page's first list
+ * are asked for now, beside the layout's and the page's chunks (which Umi's preload helper has
+ * already asked for), instead of one after the other once each has rendered.
+ */
+export function render(oldRender: () => void) {
+  const { pathname } = history.location;
+  if (getToken()) {
+    startEarly('session', 'whoami', whoami);
+    const list = FIRST_PAGE_OF[pathname];
+    if (list) fetchFirstPageEarly(list);
+  }
+  if (pathname !== LOGIN_PATH) {
+    // Chunks the layout would ask for only once it has rendered: the header's account menu and,
+    // for a page inside a menu group, Umi's route of the group (which its preload helper skips,
+    // having no file of ours). Asked for now, they are there when the layout gets to them.
+    import('@/components/HeaderAccount');
+    if (pathname.indexOf('/', 1) > 0) import('@@/core/EmptyRoute');
+  }
+  history.listen(dropEarly);
+  oldRender();
 }
 
 export async function getInitialState(): Promise<InitialState> {
@@ -78,7 +109,8 @@ export const layout: RunTimeLayoutConfig = ({ error, refresh, setInitialState })
     await setInitialState({});
   };
   return {
-    logo: '/logo.svg',
+    // Sized, so that nothing moves when it loads.
+    logo: <img src="/logo.svg" alt="logo" width={22} height={22} />,
     title: 'coder station',
     // A header across the top holds the admin's avatar, nickname and its menu (个人设置, 退出登录);
     // the menu stays at the side.

@@ -1,6 +1,6 @@
 import zlib from 'node:zlib';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { CHROMIUM_FLAGS } from '../../e2e/support';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { CHROMIUM_FLAGS, type NetworkEntry, recordNetwork } from '../../e2e/support';
 
 export const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 
@@ -11,6 +11,19 @@ export interface PageLoad {
   jsGzip: number;
   cssGzip: number;
   files: number;
+  /** When the requests named in `watch` were first sent, in milliseconds after navigation start. */
+  sentAtMs: Record<string, number>;
+  /** The same address opened again in the same browser profile, with the cache the first visit left. */
+  repeat: RepeatVisit;
+}
+
+export interface RepeatVisit {
+  usableMs: number;
+  /** Scripts and style sheets that went to the server (a 304 is one), and the bytes they took. */
+  assetRequests: number;
+  assetBytes: number;
+  /** Scripts and style sheets the page took from the cache without asking. */
+  assetsFromCache: number;
 }
 
 interface Loaded {
@@ -19,15 +32,18 @@ interface Loaded {
   body: Promise<Buffer | null>;
 }
 
-/**
- * Opens `path` in a fresh browser context (its own empty cache) and waits until `usable` holds in
- * the page; counts the scripts and style sheets the page had asked for by then.
- */
-async function load(browser: Browser, url: string, usable: (page: Page) => Promise<number>, token: string | null): Promise<PageLoad> {
-  const context = await browser.newContext();
+interface Visit {
+  usableMs: number;
+  origin: number;
+  loaded: Loaded[];
+  network: NetworkEntry[];
+}
+
+/** Opens `url` in a new tab of `context` and waits until `usable` holds in the page. */
+async function visit(context: BrowserContext, url: string, usable: (page: Page) => Promise<number>): Promise<Visit> {
+  const page = await context.newPage();
   try {
-    if (token) await context.addInitScript((value) => localStorage.setItem('adminToken', value), token);
-    const page = await context.newPage();
+    const network = await recordNetwork(page);
     const loaded: Loaded[] = [];
     page.on('response', (response) => {
       const type = response.request().resourceType();
@@ -37,7 +53,33 @@ async function load(browser: Browser, url: string, usable: (page: Page) => Promi
     await page.goto(url);
     const usableMs = await usable(page);
     const origin = await page.evaluate(() => performance.timeOrigin);
-    const before = loaded.filter((entry) => entry.startedAt <= origin + usableMs);
+    // The bodies are read while the page is still open.
+    await Promise.all(loaded.map((entry) => entry.body));
+    await network.stop();
+    return { usableMs, origin, loaded, network: network.entries };
+  } finally {
+    await page.close();
+  }
+}
+
+/**
+ * Opens `url` in a fresh browser context (its own empty cache) and waits until `usable` holds in
+ * the page; counts the scripts and style sheets the page had asked for by then. Then opens it
+ * again in a new tab of the same context, as an administrator coming back, and counts what that
+ * second visit still fetched.
+ */
+async function load(
+  browser: Browser,
+  url: string,
+  usable: (page: Page) => Promise<number>,
+  token: string | null,
+  watch: Record<string, RegExp> = {},
+): Promise<PageLoad> {
+  const context = await browser.newContext();
+  try {
+    if (token) await context.addInitScript((value) => localStorage.setItem('adminToken', value), token);
+    const first = await visit(context, url, usable);
+    const before = first.loaded.filter((entry) => entry.startedAt <= first.origin + first.usableMs);
     let jsGzip = 0;
     let cssGzip = 0;
     for (const entry of before) {
@@ -46,7 +88,22 @@ async function load(browser: Browser, url: string, usable: (page: Page) => Promi
       if (entry.type === 'script') jsGzip += size;
       else cssGzip += size;
     }
-    return { usableMs, jsGzip, cssGzip, files: before.length };
+    const sentAtMs: Record<string, number> = {};
+    for (const [name, pattern] of Object.entries(watch)) {
+      const entry = first.network.find((e) => pattern.test(new URL(e.url).pathname + new URL(e.url).search));
+      if (entry) sentAtMs[name] = entry.startedAt - first.origin;
+    }
+
+    const second = await visit(context, url, usable);
+    const assets = second.network.filter((entry) => entry.type === 'Script' || entry.type === 'Stylesheet');
+    const sent = assets.filter((entry) => !entry.fromCache);
+    const repeat: RepeatVisit = {
+      usableMs: second.usableMs,
+      assetRequests: sent.length,
+      assetBytes: sent.reduce((sum, entry) => sum + entry.bytes, 0),
+      assetsFromCache: assets.length - sent.length,
+    };
+    return { usableMs: first.usableMs, jsGzip, cssGzip, files: before.length, sentAtMs, repeat };
   } finally {
     await context.close();
   }
@@ -81,7 +138,11 @@ export async function measurePageLoads(baseUrl: string, token: string): Promise<
   const browser = await chromium.launch({ executablePath: CHROME_PATH, args: CHROMIUM_FLAGS });
   try {
     const login = await load(browser, `${baseUrl}/login`, loginUsable, null);
-    const userList = await load(browser, `${baseUrl}/user/userList`, userRowsShown, token);
+    const userList = await load(browser, `${baseUrl}/user/userList`, userRowsShown, token, {
+      'page chunk': /^\/p__User__UserList\./,
+      whoami: /^\/api\/admin\/whoami/,
+      'list request': /^\/api\/user\?/,
+    });
     return { login, userList, chromium: browser.version() };
   } finally {
     await browser.close();

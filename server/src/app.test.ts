@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/client';
-import { createTestContext, type TestContext } from '../test/harness';
+import { bearer, createTestContext, type TestContext } from '../test/harness';
 
 let t: TestContext;
 beforeAll(async () => {
@@ -144,22 +145,28 @@ describe('HTTP behaviour', () => {
 
 describe('serving the built front end', () => {
   let dir: string;
-  let web: FastifyInstance;
-  let close: () => Promise<void>;
+  let web: TestContext;
+  // What `max build` writes (hash: true) and config/bundle.ts compresses.
+  const hashed = [
+    'umi.0123abcd.js',
+    'umi.0123abcd.css',
+    'preload_helper.89abcdef.js',
+    'p__User__UserList.a1b2c3d4.async.js',
+    '5193.0f0f0f0f.async.js',
+    't__plugin-layout__Layout.fedcba98.chunk.css',
+    'static/logo.12345678.png',
+  ];
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cs-web-'));
+    fs.mkdirSync(path.join(dir, 'static'));
     fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><div id="root"></div>');
-    fs.writeFileSync(path.join(dir, 'umi.0123abcd.js'), 'console.log(1)');
-    const database = await openDatabase({ kind: 'embedded', dataDir: null });
-    web = await buildApp({ config: { ...loadConfig({ LOG_LEVEL: 'silent' }), webRoot: dir }, database });
-    close = async () => {
-      await web.close();
-      await database.close();
-    };
+    for (const name of [...hashed, 'logo.svg', 'umi.js']) fs.writeFileSync(path.join(dir, name), `/* ${name} */`);
+    fs.writeFileSync(path.join(dir, 'umi.0123abcd.js.br'), zlib.brotliCompressSync('/* umi.0123abcd.js */'));
+    web = await createTestContext({ WEB_ROOT: dir });
   });
   afterAll(async () => {
-    await close();
+    await web.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
@@ -172,15 +179,40 @@ describe('serving the built front end', () => {
     }
   });
 
-  it('serves hashed assets with a long cache lifetime', async () => {
-    const response = await web.inject({ method: 'GET', url: '/umi.0123abcd.js' });
+  it.each(hashed)('lets a browser keep %s for a year without asking again', async (name) => {
+    const response = await web.inject({ method: 'GET', url: `/${name}` });
     expect(response.statusCode).toBe(200);
-    expect(response.headers['cache-control']).toContain('immutable');
+    expect(response.body).toBe(`/* ${name} */`);
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
   });
 
-  it('still answers API 404s as JSON', async () => {
-    const response = await web.inject({ method: 'GET', url: '/api/unknown' });
-    expect(response.statusCode).toBe(404);
-    expect(response.json().msg).toBe('接口不存在');
+  it('sends the brotli copy of a hashed script to a browser that takes it, kept just as long', async () => {
+    const response = await web.inject({ method: 'GET', url: '/umi.0123abcd.js', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-encoding']).toBe('br');
+    expect(response.headers['content-type']).toMatch(/javascript/);
+    expect(zlib.brotliDecompressSync(response.rawPayload).toString()).toBe('/* umi.0123abcd.js */');
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('has a browser ask again for files whose names carry no content hash', async () => {
+    for (const url of ['/logo.svg', '/umi.js']) {
+      const response = await web.inject({ method: 'GET', url });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['cache-control']).toBe('no-cache');
+    }
+  });
+
+  it('marks every API answer as not to be stored, refusals and unknown paths included', async () => {
+    const token = await web.rootToken();
+    const answers = [
+      await web.inject({ method: 'GET', url: '/api/admin/whoami', headers: bearer(token) }),
+      await web.inject({ method: 'GET', url: '/api/user?current=1&pageSize=10', headers: bearer(token) }),
+      await web.inject({ method: 'GET', url: '/api/admin/whoami' }),
+      await web.inject({ method: 'GET', url: '/api/unknown' }),
+    ];
+    expect(answers.map((response) => response.statusCode)).toEqual([200, 200, 401, 404]);
+    for (const response of answers) expect(response.headers['cache-control']).toBe('no-store');
+    expect(answers[3].json().msg).toBe('接口不存在');
   });
 });

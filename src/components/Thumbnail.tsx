@@ -7,6 +7,11 @@ interface ThumbnailProps {
   alt: string;
   width: number;
   height: number;
+  /**
+   * Loaded only when scrolled near (the default). The rows a page first shows should not be: their
+   * pictures are what the page is judged to have finished painting by (its largest contentful paint).
+   */
+  lazy?: boolean;
   style?: CSSProperties;
 }
 
@@ -15,7 +20,7 @@ interface ThumbnailProps {
  * only for the picture here (no preview), and antd's Image brings its preview viewer (rc-image,
  * rc-dialog, ~10 KB gzipped) into the list's first load for nothing.
  */
-export function Thumbnail({ src, fallback, alt, width, height, style }: ThumbnailProps) {
+export function Thumbnail({ src, fallback, alt, width, height, lazy = true, style }: ThumbnailProps) {
   const onError = (event: SyntheticEvent<HTMLImageElement>) => {
     const img = event.currentTarget;
     // Once only: a missing fallback must not loop.
@@ -29,7 +34,7 @@ export function Thumbnail({ src, fallback, alt, width, height, style }: Thumbnai
       alt={alt}
       width={width}
       height={height}
-      loading="lazy"
+      loading={lazy ? 'lazy' : 'eager'}
       decoding="async"
       onError={onError}
       style={{ display: 'block', objectFit: 'cover', ...style }}

@@ -1,11 +1,12 @@
 import type { ProColumns } from '@ant-design/pro-components';
 import { Tag } from 'antd';
 import type { useTypeOptions } from '@/hooks/useTypeOptions';
+import { DEFAULT_PAGE_SIZE } from '@/services/table';
 import { formatDate } from '@/utils/format';
 
 /** docs/screens.md's paging of every server-paged list: 10 a page, 10/20/50/100, quick jumper. */
 export const serverPagination = {
-  defaultPageSize: 10,
+  defaultPageSize: DEFAULT_PAGE_SIZE,
   pageSizeOptions: [10, 20, 50, 100],
   showSizeChanger: true,
   showQuickJumper: true,

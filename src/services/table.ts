@@ -1,5 +1,9 @@
 import type { Page } from '../../contract/paging';
 import { api } from './api';
+import { startEarly, takeEarly } from './early';
+
+/** docs/screens.md: a server-paged list shows 10 rows a page until the administrator picks another size. */
+export const DEFAULT_PAGE_SIZE = 10;
 
 /**
  * ProTable's own keys in what it hands to `request`. `current` and `pageSize` are also the paging
@@ -46,6 +50,16 @@ export function pagedUrl(url: string, params: TableParams<Record<string, unknown
 
 /** Fetches one page and answers it in ProTable's shape. */
 export async function fetchTable<T>(url: string, params: TableParams<Record<string, unknown>>): Promise<TableResult<T>> {
-  const page = await api<Page<T>>(pagedUrl(url, params));
+  const target = pagedUrl(url, params);
+  const page = await (takeEarly<Page<T>>('table', target) ?? api<Page<T>>(target));
   return { data: page.data, total: page.count, success: true };
+}
+
+/**
+ * Asks for the unfiltered first page of `url` before its table exists (services/early.ts); the
+ * table's first request takes it when it asks for the same page.
+ */
+export function fetchFirstPageEarly(url: string): void {
+  const target = pagedUrl(url, { current: 1, pageSize: DEFAULT_PAGE_SIZE });
+  startEarly('table', target, () => api<Page<unknown>>(target));
 }

@@ -52,8 +52,11 @@ export function securityHeaders(options: HelmetOptions = HELMET_OPTIONS): Record
 
 export function registerSecurityHeaders(app: FastifyInstance) {
   const headers = securityHeaders();
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(headers);
+  // An API answer is the signed-in admin's data as it is now: no browser or proxy keeps it, so no
+  // later visit is shown a stale list (docs/api.md, caching). A route meaning otherwise sets its own.
+  const apiHeaders = { ...headers, 'cache-control': 'no-store' };
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(request.url.startsWith('/api/') ? apiHeaders : headers);
     done();
   });
 }

@@ -2,10 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { HASHED_ASSET, IMMUTABLE } from '../../../contract/assets';
 import { fail } from '../lib/http';
-
-// Umi names built assets <name>.<8 hex>.<ext>: those never change and may be cached for good.
-const HASHED_ASSET = /\.[0-9a-f]{8}\.(js|css|png|jpe?g|gif|svg|webp|woff2?|ttf)$/;
 
 /**
  * Serves the built front end, and answers every other GET outside /api with index.html so that
@@ -23,7 +21,8 @@ export async function registerWeb(app: FastifyInstance, webRoot: string | null) 
       preCompressed: true,
       cacheControl: false,
       setHeaders(res, filePath) {
-        res.setHeader('Cache-Control', HASHED_ASSET.test(filePath) ? 'public, max-age=31536000, immutable' : 'no-cache');
+        // filePath is the file sent: `umi.<hash>.js.br` when the browser takes brotli.
+        res.setHeader('Cache-Control', HASHED_ASSET.test(filePath) ? IMMUTABLE : 'no-cache');
       },
     });
   }

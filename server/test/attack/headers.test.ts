@@ -16,9 +16,9 @@ beforeAll(async () => {
   webRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'cs-headers-web-'));
   fs.writeFileSync(
     path.join(webRoot, 'index.html'),
-    '<!doctype html><html><body><div id="root"></div><script src="/umi.js"></script></body></html>',
+    '<!doctype html><html><body><div id="root"></div><script src="/umi.0123abcd.js"></script></body></html>',
   );
-  fs.writeFileSync(path.join(webRoot, 'umi.js'), 'console.log(1)');
+  fs.writeFileSync(path.join(webRoot, 'umi.0123abcd.js'), 'console.log(1)');
   t = await createTestContext({ WEB_ROOT: webRoot });
   world = await buildWorld(t);
   // A real socket: what a browser sees, including anything Node itself would add.
@@ -56,7 +56,7 @@ async function uploadedUrl() {
 const PLACES: Array<[string, () => Promise<string>, Record<string, string>?]> = [
   ['the app page', async () => '/'],
   ['a deep link into the app', async () => '/user/userList'],
-  ['a script of the app', async () => '/umi.js'],
+  ['a script of the app', async () => '/umi.0123abcd.js'],
   ['an API answer', async () => '/api/type', {}],
   ['an API refusal', async () => '/api/admin/whoami'],
   ['an unknown API path', async () => '/api/no-such-thing'],

@@ -3,6 +3,7 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import { envelope, type FakeReply, type FakeRequest, installFakeNetwork, refusal } from '@/testing/fakeNetwork';
 import type { WhoAmI } from '../../../contract/admin';
 import type { User } from '../../../contract/user';
+import { fetchFirstPageEarly } from '@/services/table';
 import { formatDate } from '@/utils/format';
 
 const user = (n: number, loginId: string, extra: Partial<User> = {}): User => ({
@@ -182,5 +183,21 @@ describe('user list', () => {
 
     expect(within(rowOf('alice')).getByText('编辑')).toBeInTheDocument();
     expect(within(rowOf('alice')).queryByText('删除')).toBeNull();
+  });
+});
+
+describe('user list, first page asked for at start (app.tsx render)', () => {
+  it('shows the page asked for before the table existed, sending no second request for it', async () => {
+    fetchFirstPageEarly('/api/user');
+    await openUsers();
+
+    expect(userQueries().map((query) => query.toString())).toEqual(['current=1&pageSize=10']);
+    // The early answer served the first request only: a reload asks the server again.
+    users = [user(3, 'carol')];
+    await act(async () => {
+      fireEvent.click(screen.getByLabelText('reload'));
+    });
+    await screen.findByText('carol', { selector: 'td' }, { timeout: 10_000 });
+    expect(userQueries()).toHaveLength(2);
   });
 });

@@ -11,7 +11,7 @@ import { Thumbnail } from '@/components/Thumbnail';
 import { DEFAULT_AVATAR } from '@/constants';
 import { usePendingIds } from '@/hooks/usePendingIds';
 import { listUsers, removeUser, updateUser, userImpact } from '@/services/user';
-import type { FilterKey } from '@/services/table';
+import { DEFAULT_PAGE_SIZE, type FilterKey } from '@/services/table';
 import type { User, UserImpact, UserListQuery } from '../../../contract/user';
 import { message } from '@/utils/feedback';
 
@@ -59,9 +59,10 @@ function userColumns(ctx: ColumnContext): ProColumns<User>[] {
       dataIndex: 'avatar',
       width: 90,
       search: false,
-      render: (_, user) => (
+      render: (_, user, index) => (
         <Thumbnail
           src={user.avatar || DEFAULT_AVATAR}
+          lazy={index >= DEFAULT_PAGE_SIZE}
           fallback={DEFAULT_AVATAR}
           alt={`${user.nickname}的头像`}
           width={48}
