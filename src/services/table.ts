@@ -22,11 +22,12 @@ export type TableParams<Query> = ProTableKeys & Omit<Query, keyof ProTableKeys>;
  */
 export type FilterKey<Query> = Exclude<keyof Query, keyof ProTableKeys> & string;
 
-/** What ProTable's `request` expects back. */
+/** What ProTable's `request` expects back, and whether `total` is the server's estimate (docs/api.md). */
 export interface TableResult<T> {
   data: T[];
   total: number;
   success: boolean;
+  countEstimated?: boolean;
 }
 
 /**
@@ -47,5 +48,5 @@ export function pagedUrl(url: string, params: TableParams<Record<string, unknown
 /** Fetches one page and answers it in ProTable's shape. */
 export async function fetchTable<T>(url: string, params: TableParams<Record<string, unknown>>): Promise<TableResult<T>> {
   const page = await api<Page<T>>(pagedUrl(url, params));
-  return { data: page.data, total: page.count, success: true };
+  return { data: page.data, total: page.count, success: true, ...(page.countEstimated && { countEstimated: true }) };
 }
