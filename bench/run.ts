@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { measureExport } from './lib/export';
+import { LATENCY_LISTS, measureLatencies } from './lib/latency';
 import { measure } from './lib/load';
 import { deepPageFor, parseOptions, ROOT, type BenchOptions } from './lib/options';
 import { captureStatements, pgbench, prepareBenchDatabase, runSeed, serverVersion } from './lib/postgres';
@@ -84,6 +85,9 @@ async function runScenarios(
   return { rows, peakRssMb: peakMb };
 }
 
+/** Single requests per case: enough for a p99 in the full run, a smoke test in the quick one. */
+const latencyRuns = (options: BenchOptions) => (options.quick ? { warmup: 2, requests: 5 } : { warmup: 5, requests: 50 });
+
 async function restRss(server: BenchServer): Promise<number> {
   await sleep(2000);
   return server.rssMb();
@@ -93,7 +97,7 @@ async function main() {
   const options = parseOptions(process.argv.slice(2));
   const startedAt = new Date();
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'cs-bench-'));
-  const results: Results = { options, startedAt, machine: {}, seeding: [], api: [], startups: [] };
+  const results: Results = { options, startedAt, machine: {}, seeding: [], api: [], latencies: [], startups: [] };
   const running: BenchServer[] = [];
   let failure: unknown = null;
   console.error(`bench: logs and the embedded database in ${work}`);
@@ -138,6 +142,7 @@ async function main() {
       );
       const { rows, peakRssMb } = await runScenarios('PostgreSQL', server, token, scenarios, options, { url, statements });
       results.api.push(...rows);
+      results.latencies.push(...(await measureLatencies('PostgreSQL', server, token, LATENCY_LISTS, latencyRuns(options))));
       results.startups.push({ database: 'PostgreSQL', runsMs: startupMs, restRssMb: rest, loadRssMb: peakRssMb } satisfies Startup);
       // Every user as CSV, streamed (issue 12: ≤ 20 s and ≤ 50 MB of RSS growth for 1,000,000 users).
       console.error('PostgreSQL: exporting every user as CSV');
@@ -164,6 +169,9 @@ async function main() {
       const rest = await restRss(server);
       const { rows, peakRssMb } = await runScenarios('embedded', server, token, userListScenarios(options, options.embeddedUsers), options);
       results.api.push(...rows);
+      // The embedded seed holds users only: the other lists would measure empty tables.
+      const userLists = LATENCY_LISTS.filter((spec) => spec.list === 'users');
+      results.latencies.push(...(await measureLatencies('embedded', server, token, userLists, latencyRuns(options))));
       results.startups.push({ database: 'embedded', runsMs: startupMs, restRssMb: rest, loadRssMb: peakRssMb });
       webServer = { server, token };
     }

@@ -21,11 +21,22 @@ export const IdFilter = (description: string) => Type.Optional(Type.String({ pat
 export const BooleanFilter = (description: string) =>
   Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false'), Type.Literal('')], { description }));
 
+/**
+ * A search (a text filter) counts its matches exactly up to this many; beyond, `count` is an
+ * estimate, rounded to two significant figures, and the answer says so with `countEstimated`.
+ */
+export const SEARCH_EXACT_COUNT_UP_TO = 5000;
+
 export const Paged = <T extends TSchema>(row: T) =>
   Type.Object({
     currentPage: Type.Integer(),
     eachPage: Type.Integer(),
     count: Type.Integer({ description: '符合条件的总条数' }),
+    countEstimated: Type.Optional(
+      Type.Literal(true, {
+        description: `仅当 count 为估计值时出现：文本筛选的匹配超过 ${SEARCH_EXACT_COUNT_UP_TO} 条时，count 为两位有效数字的估计`,
+      }),
+    ),
     totalPage: Type.Integer(),
     data: Type.Array(row),
   });

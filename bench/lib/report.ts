@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ExportRow } from './export';
+import { latencySection, latencyTargets, type LatencyRow } from './latency';
 import type { LoadResult } from './load';
 import type { BenchOptions } from './options';
 import type { PgbenchResult } from './postgres';
@@ -30,6 +31,8 @@ export interface Results {
   machine: Record<string, string>;
   seeding: string[];
   api: ApiRow[];
+  /** One request at a time per list and kind of request (lib/latency.ts). */
+  latencies: LatencyRow[];
   startups: Startup[];
   exports?: ExportRow[];
   pages?: { login: PageLoad; userList: PageLoad; lighthouse: { login: LighthouseResult; userList: LighthouseResult } };
@@ -98,6 +101,7 @@ function targets(results: Results): Target[] {
       met: row.http.rps >= 5000 && row.http.failures === 0,
     });
   }
+  out.push(...latencyTargets(results.latencies));
   const embeddedFirst = results.api.find((r) => r.database === 'embedded' && r.label.startsWith('user list, page 1'));
   if (embeddedFirst) {
     out.push({
@@ -232,6 +236,7 @@ export function renderMarkdown(results: Results, notes: string | null, failure: 
     apiTable(results.api),
     '',
   );
+  if (results.latencies.length) parts.push(...latencySection(results.latencies));
   if (results.exports?.length) {
     parts.push(
       '## CSV export',

@@ -26,11 +26,12 @@ export type TableParams<Query> = ProTableKeys & Omit<Query, keyof ProTableKeys>;
  */
 export type FilterKey<Query> = Exclude<keyof Query, keyof ProTableKeys> & string;
 
-/** What ProTable's `request` expects back. */
+/** What ProTable's `request` expects back, and whether `total` is the server's estimate (docs/api.md). */
 export interface TableResult<T> {
   data: T[];
   total: number;
   success: boolean;
+  countEstimated?: boolean;
 }
 
 /**
@@ -52,7 +53,7 @@ export function pagedUrl(url: string, params: TableParams<Record<string, unknown
 export async function fetchTable<T>(url: string, params: TableParams<Record<string, unknown>>): Promise<TableResult<T>> {
   const target = pagedUrl(url, params);
   const page = await (takeEarly<Page<T>>('table', target) ?? api<Page<T>>(target));
-  return { data: page.data, total: page.count, success: true };
+  return { data: page.data, total: page.count, success: true, ...(page.countEstimated && { countEstimated: true }) };
 }
 
 /**

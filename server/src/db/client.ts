@@ -163,6 +163,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       }),
       // A connection whose peer vanished without closing it is noticed instead of hanging.
       keepAlive: true,
+      // JIT compiles a statement's expressions on every execution (a prepared statement keeps its
+      // plan, not the machine code) once its estimated cost passes jit_above_cost: 20 ms on each
+      // search whose generic plan prices its walk branch at a tenth of the table
+      // (docs/decisions/0007-short-term-search.md). No statement here runs long enough to repay it.
+      options: '-c jit=off',
     });
     // An idle client losing its connection (a database restart) must not crash the process.
     pool.on('error', (error) => options.onPoolError?.(error));
@@ -196,7 +201,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
 
   if (options.dataDir) fs.mkdirSync(options.dataDir, { recursive: true });
-  // pg_trgm backs the substring filters' indexes; PGlite loads an extension only when told to.
+  // Migration 0001 creates pg_trgm (its indexes gave way to search_grams in 0008); PGlite loads an
+  // extension only when told to.
   const client = new PGlite({
     dataDir: options.dataDir ?? undefined,
     extensions: { pg_trgm },

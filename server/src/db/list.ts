@@ -1,6 +1,6 @@
 import { and, eq, getTableColumns, ilike, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { DEFAULT_PAGE_SIZE, FIRST_PAGE, type Page } from '../../../contract/paging';
+import { DEFAULT_PAGE_SIZE, FIRST_PAGE, SEARCH_EXACT_COUNT_UP_TO, type Page } from '../../../contract/paging';
 import { likePattern } from '../lib/filters';
 import type { PageRequest } from '../lib/paging';
 import { queryRows, type Db } from './client';
@@ -13,7 +13,10 @@ import { DAY_ANCHOR_FROM, keptTotal, pageIdsByDays, type CountKey, type CountedL
  * line in its definition.
  */
 
-/** A case-insensitive substring match (`%`, `_` and `\` taken literally). */
+/**
+ * A case-insensitive substring match (`%`, `_` and `\` taken literally), found through the
+ * column's `search_grams` index (migration 0008; docs/decisions/0007-short-term-search.md).
+ */
 export interface TextFilter {
   kind: 'text';
   column: PgColumn;
@@ -65,6 +68,9 @@ export interface ListDefinition<F extends string, R extends { total: number }> {
 
 export type ListValues<F extends string> = Partial<Record<F, FilterValue | undefined>>;
 
+/** Where a text filter's bare term goes among a statement's values, beside its ILIKE pattern. */
+const termKey = (name: string) => `${name}Term`;
+
 /**
  * ORDER BY for "newest first": the date column, then the id, both descending. The lists' indexes
  * are built `desc nulls last`, and PostgreSQL uses an index for an ORDER BY only when it says the
@@ -84,62 +90,142 @@ interface PageSourceOptions {
   date: PgColumn;
   id: PgColumn;
   where: SQL | undefined;
-  /** A substring filter is given: its matches are read once, counted and sorted. */
-  textFiltered: boolean;
-  /** The total when no substring filter is given (a kept count, or a count of the exact match). */
+  /** The total: a kept count, or a count of the exact match. */
   total: SQL<number>;
 }
 
 /**
  * Where a page's ids come from, as a subquery named `page`, the total to select beside its rows,
- * and the builder to select them with. Without a substring filter the ids come straight from the
- * date index (an index-only scan). With one, the rows it lets through are read once, into a CTE
- * that is both counted and sorted for the page: its count needs every match anyway, and the
- * planner, which guesses a substring far more common than it is, would otherwise walk the date
- * index testing each row until it had a page (37 ms for page 1 of a nickname matching 737 of 1M
- * users, 1.8 s for its last page; 2 ms either way this way). The limit and offset are the
- * placeholders `limit` and `offset`.
+ * and the builder to select them with: straight from the date index (an index-only scan). The
+ * limit and offset are the placeholders `limit` and `offset`.
  */
 function pageSource(db: Db, o: PageSourceOptions): PageRows {
+  const pageIds = db
+    .select({ id: o.id })
+    .from(o.table)
+    .where(o.where)
+    .orderBy(...newestFirst(o.date, o.id))
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'));
+  return { query: db, pageIds: sql`(${pageIds}) as page`, total: o.total };
+}
+
+/** How many rows the estimate of a search's count reads (TABLESAMPLE SYSTEM, whole pages). */
+const SEARCH_SAMPLE_ROWS = 10_000;
+
+interface SearchOptions {
+  table: PgTable;
+  date: PgColumn;
+  id: PgColumn;
+  /** Every filter, each text filter through its gram index and ILIKE. */
+  where: SQL | undefined;
+  /** The same filters with the text ones as ILIKE alone: tested row by row, never through the index. */
+  walkWhere: SQL | undefined;
+  /** How many rows the whole list holds (its kept count). */
+  tableRows: SQL<number>;
+}
+
+/**
+ * What a search knows before its page (CTEs `capped` and `counted`). `capped` reads at most
+ * SEARCH_EXACT_COUNT_UP_TO + 1 matches through the gram index, so `n` is the exact count up to
+ * that cap. Past it, `est` estimates the matches from a sample of whole pages (TABLESAMPLE SYSTEM,
+ * the same pages every time, REPEATABLE) of about SEARCH_SAMPLE_ROWS rows: the share of sampled
+ * rows the filters let through times the list's rows, never below the cap. The sample is read
+ * only past the cap (a CASE branch not taken runs no subquery). `counted` is materialised: its
+ * columns are read several times, and each read of an inlined one would plan the sample anew.
+ *
+ * The statements answer the count, or the estimate negated: one number rides beside every row,
+ * and its sign says which it is (read back by `paginate`).
+ */
+function searchCtes(o: SearchOptions, columns: SQL): SQL {
+  const cap = SEARCH_EXACT_COUNT_UP_TO;
+  return sql`capped as (
+      select ${columns} from ${o.table} where ${o.where} limit ${sql.raw(String(cap + 1))}
+    ), counted as materialized (
+      select c.n, t.rows,
+             case when c.n <= ${sql.raw(String(cap))} then c.n else greatest(${sql.raw(String(cap + 1))}, (
+               select round(count(*) filter (where ${o.walkWhere}) * t.rows::numeric / greatest(count(*), 1))::bigint
+               from ${o.table} tablesample system (least(100, ${sql.raw(String(SEARCH_SAMPLE_ROWS * 100))}::numeric / greatest(t.rows, 1)))
+               repeatable (0))) end as est
+      from (select count(*)::bigint as n from capped) c, (select ${o.tableRows}::bigint as rows) t
+    )`;
+}
+
+/** The total of a search (see searchCtes) on its own: for a page past the end, which has no row to carry it. */
+function searchTotal(o: SearchOptions): SQL<number> {
+  const cap = SEARCH_EXACT_COUNT_UP_TO;
+  return sql<number>`(with ${searchCtes(o, sql`1`)}
+    select case when n <= ${sql.raw(String(cap))} then n else -est end from counted)`;
+}
+
+/**
+ * A page of a search, and its total, from one statement: one of three ways to the page's ids,
+ * chosen by the counts above (each way's gate is a constant for the run, so PostgreSQL runs only
+ * the way it lets through):
+ * - up to the cap, the matches are all in `capped`: sorted there (any page, a few ms).
+ * - past it, a near page walks the (date, id) index testing each row with ILIKE until the page is
+ *   full: with at least one match in `rows / est` rows, page p reads about p·size·rows/est rows.
+ *   Finding every match through the gram index and sorting them would read `est` rows; so a page
+ *   is walked to while that walk is the shorter, `(offset + size) · rows ≤ est²`.
+ * - past that, every match is read through the gram index (a materialised CTE, so that the
+ *   planner cannot turn it into the walk) and sorted; having them all, it counts them exactly.
+ * Ordering through the date index alone would walk a rare term's whole table; reading every match
+ * of a common one (「张」: 22,389 of 1M users) costs far more than its first page needs.
+ */
+function searchPageSource(db: Db, o: SearchOptions): PageRows {
+  const cap = SEARCH_EXACT_COUNT_UP_TO;
   const limit = sql.placeholder('limit');
   const offset = sql.placeholder('offset');
-  if (!o.textFiltered) {
-    const pageIds = db
-      .select({ id: o.id })
-      .from(o.table)
-      .where(o.where)
-      .orderBy(...newestFirst(o.date, o.id))
-      .limit(limit)
-      .offset(offset);
-    return { query: db, pageIds: sql`(${pageIds}) as page`, total: o.total };
-  }
-  const matched = db.$with('matched').as(db.select({ id: o.id, date: o.date }).from(o.table).where(o.where));
-  const pageIds = db
-    .select({ id: matched.id })
-    .from(matched)
-    .orderBy(...newestFirst(matched.date as unknown as PgColumn, matched.id as unknown as PgColumn))
-    .limit(limit)
-    .offset(offset);
-  return {
-    query: db.with(matched) as unknown as Pick<Db, 'select'>,
-    pageIds: sql`(${pageIds}) as page`,
-    total: sql<number>`(select count(*)::int from ${matched})`,
-  };
+  const reach = sql`(${offset}::bigint + ${limit}::bigint) * rows`;
+  const newest = sql.join(newestFirst(o.date, o.id), sql`, `);
+  const pageIds = sql`(
+    with ${searchCtes(o, sql`${o.id} as id, ${o.date} as date`)}, search as (
+      select n <= ${sql.raw(String(cap))} as exact,
+             n > ${sql.raw(String(cap))} and ${reach} <= est * est as walk,
+             n > ${sql.raw(String(cap))} and ${reach} > est * est as sort_all,
+             case when n <= ${sql.raw(String(cap))} then n else -est end as total
+      from counted
+    ), matched as materialized (
+      select ${o.id} as id, ${o.date} as date from ${o.table} where ${o.where}
+    ), ids as (
+      (select id from capped where (select exact from search)
+       order by date desc nulls last, id desc nulls last limit ${limit} offset ${offset})
+      union all
+      (select ${o.id} from ${o.table} where (select walk from search) and ${o.walkWhere}
+       order by ${newest} limit ${limit} offset ${offset})
+      union all
+      (select id from matched where (select sort_all from search)
+       order by date desc nulls last, id desc nulls last limit ${limit} offset ${offset})
+    )
+    select ids.id, case when (select sort_all from search) then (select count(*) from matched)
+                        else (select total from search) end as total
+    from ids
+  ) as page`;
+  return { query: db, pageIds, total: sql<number>`page.total` };
+}
+
+/** An estimated count as it is shown: two significant figures (22,389 → 22,000). */
+export function roundEstimate(estimate: number): number {
+  const unit = 10 ** Math.max(0, Math.floor(Math.log10(Math.max(1, estimate))) - 1);
+  return Math.round(estimate / unit) * unit;
 }
 
 /**
  * One page and its total in one round trip: the statement selects the total (a scalar subquery,
  * evaluated once) beside each row. Only a page past the end, which has no row to carry it, asks
- * for the total on its own; it answers no rows with the true total.
+ * for the total on its own; it answers no rows with the true total. A negative total is a
+ * search's estimate (see searchCtes).
  */
 async function paginate<T>(
   { current = FIRST_PAGE, pageSize = DEFAULT_PAGE_SIZE }: PageRequest,
   query: { rows(limit: number, offset: number): Promise<Array<T & { total: number }>>; total(): Promise<number> },
 ): Promise<Page<T>> {
   const found = await query.rows(pageSize, (current - 1) * pageSize);
-  const count = found.length ? Number(found[0].total) : await query.total();
+  const total = found.length ? Number(found[0].total) : await query.total();
+  const count = total < 0 ? roundEstimate(-total) : total;
   const data = found.map(({ total: _total, ...row }) => row as unknown as T);
-  return { currentPage: current, eachPage: pageSize, count, totalPage: Math.ceil(count / pageSize), data };
+  const page = { currentPage: current, eachPage: pageSize, count, totalPage: Math.ceil(count / pageSize), data };
+  return total < 0 ? { ...page, countEstimated: true } : page;
 }
 
 export interface PagedList<F extends string, Row> {
@@ -161,20 +247,37 @@ export function defineList<F extends string, R extends { total: number }>(
   const filters = Object.entries(definition.filters) as Array<[F, ListFilter]>;
   const order = newestFirst(definition.date, definition.id);
 
-  /** The filter and the total, with these values or with placeholders for them. */
-  function listSql(values: Partial<Record<F, FilterValue | Placeholder>>) {
+  /**
+   * The filters and the total, with these values or with placeholders for them. A text filter has
+   * two: its ILIKE pattern under its own name and the bare term under `<name>Term`, which the gram
+   * index is asked for (search_term_grams).
+   */
+  function listSql(values: Record<string, FilterValue | Placeholder>) {
     const given = filters.filter(([name]) => values[name] !== undefined);
-    const where = and(
-      ...given.map(([name, filter]) =>
-        filter.kind === 'text' ? ilike(filter.column, values[name] as string) : eq(filter.column, values[name]),
-      ),
-    );
+    const match = (indexed: boolean) =>
+      and(
+        ...given.map(([name, filter]) => {
+          if (filter.kind === 'exact') return eq(filter.column, values[name]);
+          const contains = ilike(filter.column, values[name] as string);
+          return indexed ? and(sql`search_grams(${filter.column}) @> search_term_grams(${values[termKey(name)]})`, contains) : contains;
+        }),
+      );
+    const where = match(true);
     const textFiltered = given.some(([, filter]) => filter.kind === 'text');
-    // Kept when every given filter is a key of the kept counts; anything else is counted.
+    const search: SearchOptions = {
+      table: definition.table,
+      date: definition.date,
+      id: definition.id,
+      where,
+      walkWhere: match(false),
+      tableRows: keptTotal(definition.counted),
+    };
+    // Kept when every given filter is a key of the kept counts; a search is counted up to a cap
+    // (searchCtes); anything else is counted.
     const kept = given.every(([, filter]) => filter.kind === 'exact' && filter.countKey);
     const key: CountKey = Object.fromEntries(given.map(([name, filter]) => [(filter as ExactFilter).countKey, values[name]]));
-    const total = kept ? keptTotal(definition.counted, key) : countedTotal(definition.table, where);
-    return { where, total, textFiltered };
+    const total = kept ? keptTotal(definition.counted, key) : textFiltered ? searchTotal(search) : countedTotal(definition.table, where);
+    return { where, total, search: textFiltered ? search : null };
   }
 
   // Made on first use, one per combination of given filters: built by drizzle once, and parsed
@@ -184,11 +287,10 @@ export function defineList<F extends string, R extends { total: number }>(
     const key = given.join('_') || 'all';
     let statement = statements.get(key);
     if (!statement) {
-      const placeholders = Object.fromEntries(given.map((name) => [name, sql.placeholder(name)])) as unknown as Partial<
-        Record<F, Placeholder>
-      >;
-      const { where, total, textFiltered } = listSql(placeholders);
-      const source = pageSource(db, { table: definition.table, date: definition.date, id: definition.id, where, textFiltered, total });
+      const { where, total, search } = listSql(placeholdersFor(given));
+      const source = search
+        ? searchPageSource(db, search)
+        : pageSource(db, { table: definition.table, date: definition.date, id: definition.id, where, total });
       statement = definition
         .rows(source)
         .orderBy(...order)
@@ -211,15 +313,33 @@ export function defineList<F extends string, R extends { total: number }>(
         .prepare(`${definition.name}_list_deep`)
     : null;
 
-  /** An empty filter means "no filter"; a substring becomes its ILIKE pattern. */
+  /** Placeholders for the given filters' values (listSql). */
+  function placeholdersFor(given: F[]): Record<string, Placeholder> {
+    const text = new Set(filters.filter(([, filter]) => filter.kind === 'text').map(([name]) => name));
+    return Object.fromEntries(
+      given.flatMap((name) => [
+        [name, sql.placeholder(name)],
+        ...(text.has(name) ? [[termKey(name), sql.placeholder(termKey(name))]] : []),
+      ]),
+    );
+  }
+
+  /** An empty filter means "no filter"; a substring becomes its ILIKE pattern, beside the term itself. */
   function filterValues(given: ListValues<F>) {
-    const values: Partial<Record<F, FilterValue>> = {};
+    const values: Record<string, FilterValue> = {};
+    const names: F[] = [];
     for (const [name, filter] of filters) {
       const value = given[name];
       if (value === undefined || value === '') continue;
-      values[name] = filter.kind === 'text' ? likePattern(String(value)) : value;
+      names.push(name);
+      if (filter.kind === 'text') {
+        values[name] = likePattern(String(value));
+        values[termKey(name)] = String(value);
+      } else {
+        values[name] = value;
+      }
     }
-    return { values, names: filters.map(([name]) => name).filter((name) => values[name] !== undefined) };
+    return { values, names };
   }
 
   // The keys the date and the id have in a selected row: where a scan's next batch starts.
@@ -227,28 +347,50 @@ export function defineList<F extends string, R extends { total: number }>(
   const dateKey = columnKeys.find(([, column]) => column === definition.date)![0];
   const idKey = columnKeys.find(([, column]) => column === definition.id)![0];
 
-  // Per combination of filters, the first batch and the batches after a (date, id) cursor.
+  /**
+   * How a scan finds a search's rows: `indexed` when the gram index holds at most the exact-count
+   * cap of matches (each batch sorts them all, a few thousand at most), `walk` when it holds more
+   * (each batch walks on along the date index, testing rows with ILIKE). A keyset walk for a rare
+   * term would read the whole table for a batch; sorting every match of a common one per batch
+   * would read them all again for every thousand.
+   */
+  type ScanMode = 'plain' | 'indexed' | 'walk';
+  async function scanMode(values: Record<string, FilterValue>): Promise<ScanMode> {
+    const { where, search } = listSql(values);
+    if (!search) return 'plain';
+    const [row] = await queryRows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from (select 1 from ${definition.table} where ${where} limit ${SEARCH_EXACT_COUNT_UP_TO + 1}) capped`,
+    );
+    return Number(row.n) > SEARCH_EXACT_COUNT_UP_TO ? 'walk' : 'indexed';
+  }
+
+  // Per combination of filters and way of reading, the first batch and the batches after a (date, id) cursor.
   const scans = new Map<string, { execute(values?: Record<string, unknown>): Promise<R[]> }>();
-  function scanFor(given: F[], after: boolean, batchSize: number) {
-    const key = `${given.join('_') || 'all'}_${after ? 'next' : 'first'}_${batchSize}`;
+  function scanFor(given: F[], mode: ScanMode, after: boolean, batchSize: number) {
+    const key = `${given.join('_') || 'all'}_${mode}_${after ? 'next' : 'first'}_${batchSize}`;
     let statement = scans.get(key);
     if (!statement) {
-      const placeholders = Object.fromEntries(given.map((name) => [name, sql.placeholder(name)])) as unknown as Partial<
-        Record<F, Placeholder>
-      >;
-      const { where } = listSql(placeholders);
+      const { where, search } = listSql(placeholdersFor(given));
+      const cursorOn = (date: SQL | PgColumn, id: SQL | PgColumn) =>
+        after ? sql`(${date}, ${id}) < (${sql.placeholder('date')}, ${sql.placeholder('id')})` : sql`true`;
+      // A literal, not a parameter: PostgreSQL's generic plan guesses 10% of the table for a
+      // parameter limit and then joins by hashing every row (1.2 s a batch for 1M users, not 1 ms).
+      const limit = sql.raw(String(batchSize));
       // A row comparison the (date desc, id desc) index serves directly: the batch starts right after the last row.
-      const cursor = after
-        ? sql`(${definition.date}, ${definition.id}) < (${sql.placeholder('date')}, ${sql.placeholder('id')})`
-        : undefined;
-      const ids = db
-        .select({ id: definition.id })
-        .from(definition.table)
-        .where(and(where, cursor))
-        .orderBy(...order)
-        // A literal, not a parameter: PostgreSQL's generic plan guesses 10% of the table for a
-        // parameter limit and then joins by hashing every row (1.2 s a batch for 1M users, not 1 ms).
-        .limit(batchSize);
+      const ids =
+        mode === 'indexed'
+          ? sql`with matched as materialized (
+                  select ${definition.id} as id, ${definition.date} as date from ${definition.table} where ${where}
+                )
+                select id from matched where ${cursorOn(sql`date`, sql`id`)}
+                order by date desc nulls last, id desc nulls last limit ${limit}`
+          : db
+              .select({ id: definition.id })
+              .from(definition.table)
+              .where(and(mode === 'walk' ? search?.walkWhere : where, cursorOn(definition.date, definition.id)))
+              .orderBy(...order)
+              .limit(batchSize);
       statement = definition
         .rows({ query: db, pageIds: sql`(${ids}) as page`, total: sql<number>`0` })
         .orderBy(...order)
@@ -262,9 +404,10 @@ export function defineList<F extends string, R extends { total: number }>(
     async *scan(given, batchSize = 1000) {
       const size = Math.max(1, Math.trunc(batchSize));
       const { values, names } = filterValues(given);
+      const mode = await scanMode(values);
       let cursor: { date: unknown; id: unknown } | null = null;
       for (;;) {
-        const rows = await scanFor(names, cursor !== null, size).execute({ ...values, ...cursor });
+        const rows = await scanFor(names, mode, cursor !== null, size).execute({ ...values, ...cursor });
         if (!rows.length) return;
         const last = rows[rows.length - 1] as Record<string, unknown>;
         cursor = { date: last[dateKey], id: last[idKey] };

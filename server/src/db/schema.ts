@@ -16,8 +16,13 @@ import {
   varchar,
 } from 'drizzle-orm/pg-core';
 
-/** A pg_trgm GIN index: what lets `ILIKE '%text%'` (the lists' substring filters) avoid a full scan. */
-const trigram = (name: string, column: AnyPgColumn) => index(name).using('gin', sql`${column} gin_trgm_ops`);
+/**
+ * A GIN index on the distinct 1-, 2- and 3-character pieces of the lower-cased text
+ * (`search_grams`, migration 0008): what serves the lists' substring filters (`ILIKE '%text%'`)
+ * for terms of any length, a one-character Chinese surname included, where pg_trgm served only
+ * terms of three or more. See docs/decisions/0007-short-term-search.md.
+ */
+const grams = (name: string, column: AnyPgColumn) => index(name).using('gin', sql`search_grams(${column})`);
 
 // Times are epoch milliseconds (docs/api.md), kept as bigint and read back as JS numbers.
 const epochMs = (name: string) => bigint(name, { mode: 'number' });
@@ -179,8 +184,8 @@ export const users = pgTable(
     // The rows that collided when login_key was first computed carry a suffixed key (db/login-keys.ts).
     index('users_login_key_collision_idx').on(t.id).where(sql`${t.loginKey} like '% #%'`),
     index('users_register_date_idx').on(t.registerDate.desc(), t.id.desc()),
-    trigram('users_login_id_trgm_idx', t.loginId),
-    trigram('users_nickname_trgm_idx', t.nickname),
+    grams('users_login_id_grams_idx', t.loginId),
+    grams('users_nickname_grams_idx', t.nickname),
   ],
 );
 
@@ -203,7 +208,7 @@ export const books = pgTable(
   (t) => [
     index('books_on_shelf_date_idx').on(t.onShelfDate.desc(), t.id.desc()),
     index('books_type_id_on_shelf_date_idx').on(t.typeId, t.onShelfDate.desc(), t.id.desc()),
-    trigram('books_book_title_trgm_idx', t.bookTitle),
+    grams('books_book_title_grams_idx', t.bookTitle),
   ],
 );
 
@@ -221,7 +226,7 @@ export const interviews = pgTable(
   (t) => [
     index('interviews_on_shelf_date_idx').on(t.onShelfDate.desc(), t.id.desc()),
     index('interviews_type_id_on_shelf_date_idx').on(t.typeId, t.onShelfDate.desc(), t.id.desc()),
-    trigram('interviews_interview_title_trgm_idx', t.interviewTitle),
+    grams('interviews_interview_title_grams_idx', t.interviewTitle),
   ],
 );
 
@@ -247,7 +252,7 @@ export const issues = pgTable(
     index('issues_status_type_date_idx').on(t.issueStatus, t.typeId, t.issueDate.desc(), t.id.desc()),
     index('issues_type_id_date_idx').on(t.typeId, t.issueDate.desc(), t.id.desc()),
     index('issues_user_id_idx').on(t.userId),
-    trigram('issues_issue_title_trgm_idx', t.issueTitle),
+    grams('issues_issue_title_grams_idx', t.issueTitle),
   ],
 );
 
@@ -274,7 +279,7 @@ export const comments = pgTable(
     index('comments_book_id_date_idx').on(t.bookId, t.commentDate.desc(), t.id.desc()).where(sql`${t.bookId} is not null`),
     index('comments_user_id_idx').on(t.userId),
     index('comments_type_id_idx').on(t.typeId),
-    trigram('comments_comment_content_trgm_idx', t.commentContent),
+    grams('comments_comment_content_grams_idx', t.commentContent),
   ],
 );
 

@@ -3,18 +3,10 @@ import { PageContainer, ProTable } from '@ant-design/pro-components';
 import { history } from '@umijs/max';
 import { Image } from 'antd';
 import { useRef } from 'react';
-import {
-  actionsWidth,
-  COLUMN_WIDTH,
-  dateColumn,
-  indexColumn,
-  serverPagination,
-  tableOptions,
-  typeColumn,
-  oneLine,
-} from '@/components/listColumns';
+import { actionsWidth, COLUMN_WIDTH, dateColumn, indexColumn, tableOptions, typeColumn, oneLine } from '@/components/listColumns';
 import { batchSelection } from '@/components/BatchBar';
 import { useListExport } from '@/components/ExportButton';
+import { useServerPagination } from '@/hooks/useServerPagination';
 import { AddButton, DeleteAction } from '@/components/ListActions';
 import { DEFAULT_BOOK_COVER } from '@/constants';
 import { useTypeOptions } from '@/hooks/useTypeOptions';
@@ -83,6 +75,7 @@ function bookColumns(ctx: ColumnContext): ProColumns<Book>[] {
 export default function BookList() {
   const actionRef = useRef<ActionType>();
   const exporter = useListExport('book');
+  const paging = useServerPagination();
   const types = useTypeOptions();
   const reload = () => actionRef.current?.reload();
 
@@ -95,8 +88,8 @@ export default function BookList() {
         tableLayout="fixed"
         actionRef={actionRef}
         columns={bookColumns({ types, reload })}
-        request={exporter.track(listBooks)}
-        pagination={serverPagination}
+        request={exporter.track(paging.track(listBooks))}
+        pagination={paging.pagination}
         options={tableOptions}
         {...batchSelection<Book>({
           resource: 'book',

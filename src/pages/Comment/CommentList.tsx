@@ -4,17 +4,9 @@ import { Link } from '@umijs/max';
 import { Card, Descriptions, Modal, Radio } from 'antd';
 import { useRef, useState } from 'react';
 import { useListExport } from '@/components/ExportButton';
+import { useServerPagination } from '@/hooks/useServerPagination';
 import HtmlView from '@/components/HtmlView';
-import {
-  actionsWidth,
-  COLUMN_WIDTH,
-  dateColumn,
-  indexColumn,
-  serverPagination,
-  tableOptions,
-  typeColumn,
-  oneLine,
-} from '@/components/listColumns';
+import { actionsWidth, COLUMN_WIDTH, dateColumn, indexColumn, tableOptions, typeColumn, oneLine } from '@/components/listColumns';
 import { batchSelection } from '@/components/BatchBar';
 import { DeleteAction } from '@/components/ListActions';
 import { useTypeOptions } from '@/hooks/useTypeOptions';
@@ -93,6 +85,7 @@ function commentColumns(ctx: ColumnContext): ProColumns<CommentRow>[] {
 export default function CommentList() {
   const actionRef = useRef<ActionType>();
   const exporter = useListExport('comment');
+  const paging = useServerPagination();
   const types = useTypeOptions();
   const [commentType, setCommentType] = useState<CommentType>(1);
   const [detail, setDetail] = useState<CommentRow | null>(null);
@@ -118,9 +111,9 @@ export default function CommentList() {
         actionRef={actionRef}
         columns={commentColumns({ types, commentType, onDetail: setDetail, reload })}
         params={{ commentType }}
-        request={exporter.track(listComments)}
+        request={exporter.track(paging.track(listComments))}
         toolBarRender={() => [exporter.button]}
-        pagination={serverPagination}
+        pagination={paging.pagination}
         options={tableOptions}
         {...batchSelection<CommentRow>({
           resource: 'comment',

@@ -2,9 +2,10 @@ import type { ActionType, ProColumns } from '@ant-design/pro-components';
 import { PageContainer, ProTable } from '@ant-design/pro-components';
 import { history } from '@umijs/max';
 import { useRef } from 'react';
-import { actionsWidth, dateColumn, indexColumn, serverPagination, tableOptions, typeColumn, oneLine } from '@/components/listColumns';
+import { actionsWidth, dateColumn, indexColumn, tableOptions, typeColumn, oneLine } from '@/components/listColumns';
 import { batchSelection } from '@/components/BatchBar';
 import { useListExport } from '@/components/ExportButton';
+import { useServerPagination } from '@/hooks/useServerPagination';
 import { AddButton, DeleteAction } from '@/components/ListActions';
 import { useTypeOptions } from '@/hooks/useTypeOptions';
 import { listInterviews, removeInterview } from '@/services/interview';
@@ -55,6 +56,7 @@ function interviewColumns(ctx: ColumnContext): ProColumns<Interview>[] {
 export default function InterviewList() {
   const actionRef = useRef<ActionType>();
   const exporter = useListExport('interview');
+  const paging = useServerPagination();
   const types = useTypeOptions();
   const reload = () => actionRef.current?.reload();
 
@@ -67,8 +69,8 @@ export default function InterviewList() {
         tableLayout="fixed"
         actionRef={actionRef}
         columns={interviewColumns({ types, reload })}
-        request={exporter.track(listInterviews)}
-        pagination={serverPagination}
+        request={exporter.track(paging.track(listInterviews))}
+        pagination={paging.pagination}
         options={tableOptions}
         {...batchSelection<Interview>({
           resource: 'interview',

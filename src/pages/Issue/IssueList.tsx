@@ -3,9 +3,10 @@ import { PageContainer, ProTable } from '@ant-design/pro-components';
 import { history } from '@umijs/max';
 import { Switch } from 'antd';
 import { useRef } from 'react';
-import { actionsWidth, COLUMN_WIDTH, indexColumn, serverPagination, tableOptions, typeColumn, oneLine } from '@/components/listColumns';
+import { actionsWidth, COLUMN_WIDTH, indexColumn, tableOptions, typeColumn, oneLine } from '@/components/listColumns';
 import { batchSelection } from '@/components/BatchBar';
 import { useListExport } from '@/components/ExportButton';
+import { useServerPagination } from '@/hooks/useServerPagination';
 import { DeleteAction } from '@/components/ListActions';
 import { usePendingIds } from '@/hooks/usePendingIds';
 import { useTypeOptions } from '@/hooks/useTypeOptions';
@@ -92,6 +93,7 @@ function issueColumns(ctx: ColumnContext): ProColumns<Issue>[] {
 export default function IssueList() {
   const actionRef = useRef<ActionType>();
   const exporter = useListExport('issue');
+  const paging = useServerPagination();
   const types = useTypeOptions();
   const { isPending, whilePending } = usePendingIds();
   const initialStatus = new URLSearchParams(history.location.search).get('issueStatus') ?? undefined;
@@ -117,8 +119,8 @@ export default function IssueList() {
         tableLayout="fixed"
         actionRef={actionRef}
         columns={issueColumns({ types, initialStatus, isPending, onToggle, reload })}
-        request={exporter.track(listIssues)}
-        pagination={serverPagination}
+        request={exporter.track(paging.track(listIssues))}
+        pagination={paging.pagination}
         options={tableOptions}
         {...batchSelection<Issue>({
           resource: 'issue',

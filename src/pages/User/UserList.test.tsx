@@ -101,6 +101,29 @@ describe('user list', () => {
     await waitFor(() => expect(within(rowOf('alice')).getByText('11')).toBeInTheDocument());
   });
 
+  it('shows a search’s estimated count as 「约」 and an exact one as the total', async () => {
+    handle = (req) => {
+      const query = new URLSearchParams(req.url.split('?')[1]);
+      if (req.method !== 'GET' || query.get('nickname') !== '张') return undefined;
+      const page = { currentPage: 1, eachPage: 10, count: 22_000, countEstimated: true, totalPage: 2200, data: users };
+      return { status: 200, body: envelope(page) };
+    };
+    await openUsers();
+    expect(screen.getByText('第 1-10 条/总共 25 条')).toBeInTheDocument();
+
+    fireEvent.change(screen.getByLabelText('昵称'), { target: { value: '张' } });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: /查\s*询/ }));
+    });
+    expect(await screen.findByText('第 1-10 条/约 22,000 条')).toBeInTheDocument();
+
+    fireEvent.change(screen.getByLabelText('昵称'), { target: { value: '' } });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: /查\s*询/ }));
+    });
+    expect(await screen.findByText('第 1-10 条/总共 25 条')).toBeInTheDocument();
+  });
+
   it('disables a user through PATCH {enabled} and says so', async () => {
     handle = (req) => (req.method === 'PATCH' ? { status: 200, body: envelope({ ...users[0], enabled: false }) } : undefined);
     await openUsers();

@@ -3,9 +3,10 @@ import { PageContainer, ProTable } from '@ant-design/pro-components';
 import { history, useAccess } from '@umijs/max';
 import { Switch } from 'antd';
 import { lazy, Suspense, useRef, useState } from 'react';
-import { actionsWidth, COLUMN_WIDTH, dateColumn, indexColumn, serverPagination, tableOptions, oneLine } from '@/components/listColumns';
+import { actionsWidth, COLUMN_WIDTH, dateColumn, indexColumn, tableOptions, oneLine } from '@/components/listColumns';
 import { batchSelection } from '@/components/BatchBar';
 import { useListExport } from '@/components/ExportButton';
+import { useServerPagination } from '@/hooks/useServerPagination';
 import { AddButton, DeleteAction } from '@/components/ListActions';
 import { Thumbnail } from '@/components/Thumbnail';
 import { DEFAULT_AVATAR } from '@/constants';
@@ -111,6 +112,7 @@ export default function UserList() {
   const access = useAccess();
   const actionRef = useRef<ActionType>();
   const exporter = useListExport('user');
+  const paging = useServerPagination();
   const [detail, setDetail] = useState<User | null>(null);
   // Once shown, the modal stays mounted so that it closes with its animation.
   const detailShown = useRef(false);
@@ -144,8 +146,8 @@ export default function UserList() {
           onDetail: setDetail,
           reload,
         })}
-        request={exporter.track(listUsers)}
-        pagination={serverPagination}
+        request={exporter.track(paging.track(listUsers))}
+        pagination={paging.pagination}
         options={tableOptions}
         {...batchSelection<User>({
           resource: 'user',
