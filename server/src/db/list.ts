@@ -4,12 +4,12 @@ import { DEFAULT_PAGE_SIZE, FIRST_PAGE, type Page } from '../../../contract/pagi
 import { likePattern } from '../lib/filters';
 import type { PageRequest } from '../lib/paging';
 import { queryRows, type Db } from './client';
-import { DAY_ANCHOR_FROM, keptTotal, pageIdsByDays, type CountKey, type CountedList, type DayCountedList } from './list-counts';
+import { BUCKET_ANCHOR_FROM, bucketKey, keptTotal, pageIdsByBuckets, type CountKey, type CountedList } from './list-counts';
 
 /**
  * One declarative definition per paged list, in front of everything that makes the lists fast:
  * prepared statements per combination of filters, the kept counts (list_counts), deep pages by
- * kept days (list_days) and the page-of-ids-first query shape. Adding a filter to a list is one
+ * kept buckets of dates (list_buckets) and the page-of-ids-first query shape. Adding a filter to a list is one
  * line in its definition.
  */
 
@@ -57,8 +57,13 @@ export interface ListDefinition<F extends string, R extends { total: number }> {
   filters: Record<F, ListFilter>;
   /** The list's kept counts (migration 0002). */
   counted: CountedList;
-  /** The unfiltered list's deep pages through its kept days (migration 0003), if it has them. */
-  days?: DayCountedList;
+  /**
+   * The combinations of exact filters (none: `[]`) whose deep pages are found through the kept
+   * buckets of list_buckets: each must be one of the key sets the list's triggers count by
+   * (migration 0008), and each filter in it must have an index that leads with the filters and
+   * ends in the list's order.
+   */
+  buckets?: NoInfer<F>[][];
   /** Selects the page's rows, with `total`, from `page`; the definition orders and prepares it. */
   rows(source: PageRows): OrderableSelect<R>;
 }
@@ -198,18 +203,36 @@ export function defineList<F extends string, R extends { total: number }>(
     return statement;
   }
 
-  // Deep pages of the unfiltered list: the kept days find where the page starts (see pageIdsByDays).
-  const days = definition.days;
-  const deep = days
-    ? definition
-        .rows({
-          query: db,
-          pageIds: pageIdsByDays(days, definition.date, definition.id, sql.placeholder('limit'), sql.placeholder('offset')),
-          total: keptTotal(definition.counted),
-        })
+  // Deep pages of the combinations of filters list_buckets counts: one statement each, made on
+  // first use; the kept buckets find where the page starts (see pageIdsByBuckets).
+  const bucketed = new Set((definition.buckets ?? []).map((names) => [...names].sort().join('_') || 'all'));
+  const deeps = new Map<string, { execute(values?: Record<string, unknown>): Promise<R[]> }>();
+  function deepFor(given: F[]) {
+    const key = given.join('_') || 'all';
+    let statement = deeps.get(key);
+    if (!statement) {
+      const placeholders = Object.fromEntries(given.map((name) => [name, sql.placeholder(name)])) as unknown as Partial<
+        Record<F, Placeholder>
+      >;
+      const { where, total } = listSql(placeholders);
+      const pageIds = pageIdsByBuckets({
+        list: definition.counted,
+        key: sql.placeholder('bucketKey'),
+        table: definition.table,
+        where,
+        date: definition.date,
+        id: definition.id,
+        limit: sql.placeholder('limit'),
+        offset: sql.placeholder('offset'),
+      });
+      statement = definition
+        .rows({ query: db, pageIds, total })
         .orderBy(...order)
-        .prepare(`${definition.name}_list_deep`)
-    : null;
+        .prepare(`${definition.name}_list_deep_${key}`);
+      deeps.set(key, statement);
+    }
+    return statement;
+  }
 
   /** An empty filter means "no filter"; a substring becomes its ILIKE pattern. */
   function filterValues(given: ListValues<F>) {
@@ -281,7 +304,10 @@ export function defineList<F extends string, R extends { total: number }>(
           return Number(row.n);
         },
         rows: (limit, offset) => {
-          if (deep && names.length === 0 && offset >= DAY_ANCHOR_FROM) return deep.execute({ limit, offset });
+          if (offset >= BUCKET_ANCHOR_FROM && bucketed.has([...names].sort().join('_') || 'all')) {
+            const key = bucketKey(names.map((name) => [(definition.filters[name] as ExactFilter).column.name, values[name]!]));
+            return deepFor(names).execute({ ...values, bucketKey: key, limit, offset });
+          }
           return statementFor(names).execute({ ...values, limit, offset });
         },
       });
