@@ -133,11 +133,62 @@ function pageSource(db: Db, o: PageSourceOptions): PageRows {
 }
 
 /**
+ * A page of a list whose total is counted on every call (one with no kept counts: the audit log,
+ * the recycle bin), as a subquery named `page` with the page's ids and the count beside each,
+ * and that total to select beside the rows. The page is read from the nearer end of the list:
+ * from the newest when fewer rows lie above it than below, else from the oldest with the
+ * (date, id) index read backwards. The count reads every matching index entry anyway, so no
+ * page then costs more than half of that again: the last page costs what page 1 does. Both
+ * walks read ids only (index-only scans).
+ */
+export function nearestEndPage(o: {
+  table: PgTable;
+  where: SQL | undefined;
+  date: PgColumn;
+  id: PgColumn;
+  limit: number;
+  offset: number;
+}): {
+  pageIds: SQL;
+  total: SQL<number>;
+} {
+  const where = o.where ?? sql`true`;
+  const limit = sql`${o.limit}::bigint`;
+  const offset = sql`${o.offset}::bigint`;
+  // From the newest when no more rows lie above the page than below it.
+  const fromNewest = sql`${offset} * 2 + ${limit} <= n`;
+  // Each walk's limit is the page size as given, so that the planner expects a page and joins
+  // its rows by id; the walk that is not taken stops at its one-time condition.
+  return {
+    pageIds: sql`(
+      with counted as materialized (select count(*) as n from ${o.table} where ${where}),
+      newest as (
+        select ${o.id} as id from ${o.table} where ${where} and (select ${fromNewest} from counted)
+        order by ${o.date} desc nulls last, ${o.id} desc nulls last
+        limit ${limit} offset ${offset}
+      ),
+      oldest as (
+        select id from (
+          select ${o.id} as id from ${o.table} where ${where} and (select not (${fromNewest}) from counted)
+          order by ${o.date} asc nulls first, ${o.id} asc nulls first
+          limit ${limit} offset (select greatest(0, n - ${offset} - ${limit}) from counted)
+        ) as walked
+        -- A last page shorter than the page size: only its rows, the oldest of the walk.
+        limit (select greatest(0, least(${limit}, n - ${offset})) from counted)
+      )
+      select id, (select n from counted)::int as total from newest
+      union all select id, (select n from counted)::int from oldest
+    ) as page`,
+    total: sql<number>`page.total`,
+  };
+}
+
+/**
  * One page and its total in one round trip: the statement selects the total (a scalar subquery,
  * evaluated once) beside each row. Only a page past the end, which has no row to carry it, asks
  * for the total on its own; it answers no rows with the true total.
  */
-async function paginate<T>(
+export async function paginate<T>(
   { current = FIRST_PAGE, pageSize = DEFAULT_PAGE_SIZE }: PageRequest,
   query: { rows(limit: number, offset: number): Promise<Array<T & { total: number }>>; total(): Promise<number> },
 ): Promise<Page<T>> {
