@@ -31,6 +31,11 @@ if (!url) throw new Error('--database-url is required');
 const repeats = Number(values.repeats);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 async function scenarios(serverUrl: string, token: string): Promise<Scenario[]> {
   const types = await getJson<Array<{ _id: string }>>(`${serverUrl}/api/type`, token);
@@ -90,7 +95,7 @@ async function main() {
   }
   await first.server.stop();
 
-  console.log(`load before: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(`load before: ${load()}`);
   console.log('| list | filter | rows | page | cold ms | warm p50 ms | warm max ms |');
   console.log('| ---- | ------ | ---: | ---: | ------: | ----------: | ----------: |');
   for (const plan of plans) {
@@ -112,7 +117,7 @@ async function main() {
       await sleep(200);
     }
   }
-  console.log(`load after: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(`load after: ${load()}`);
   for (const [target, status] of failures) console.log(`failed: ${target} answered ${status}`);
   fs.rmSync(work, { recursive: true, force: true });
 }
