@@ -18,12 +18,13 @@ DROP TRIGGER "users_days_update" ON "users";--> statement-breakpoint
 DROP TRIGGER "users_days_delete" ON "users";--> statement-breakpoint
 DROP TRIGGER "users_days_truncate" ON "users";--> statement-breakpoint
 DROP FUNCTION "list_days_track"();--> statement-breakpoint
--- The rows of `source` (a table, or a trigger's transition table) as changes (key, span, start,
--- sign) of list_buckets: each row counts once per key set (columns joined by ',', '' for none)
--- under its key ('column=value' pairs joined by '&', by column name, as bucketKey in
--- server/src/db/list-counts.ts builds them), and once per span of hours (1, 24, 768) in the
--- bucket its date (epoch milliseconds) falls in. Used to write the triggers and the back-fill below.
-CREATE FUNCTION "list_buckets_changes"(source text, sign integer, date_column text, key_sets text[]) RETURNS text
+-- The rows of `source` (a FROM item: a table, a trigger's transition table or a subquery, as
+-- `r`) as changes (key, span, start, weight) of list_buckets: each row counts `weight` once per
+-- key set (columns joined by ',', '' for none) under its key ('column=value' pairs joined by '&',
+-- by column name, as bucketKey in server/src/db/list-counts.ts builds them), and once per span of
+-- hours (1, 24, 768) in the bucket its date (epoch milliseconds) falls in. Used to write the
+-- triggers and the back-fill below.
+CREATE FUNCTION "list_buckets_changes"(source text, weight text, date_column text, key_sets text[]) RETURNS text
 LANGUAGE plpgsql AS $$
 DECLARE
   keys text;
@@ -34,12 +35,12 @@ BEGIN
            '''''')), ', ')
     INTO keys FROM unnest(key_sets) AS s;
   RETURN format(
-    'SELECT k.key, s.span, s.start, %s FROM %I r
+    'SELECT k.key, s.span, s.start, %s FROM %s AS r
      CROSS JOIN LATERAL (VALUES %s) AS k(key)
      CROSS JOIN LATERAL (VALUES (1::smallint, floor(r.%4$I / 3600000.0)::int),
                                 (24::smallint, (floor(r.%4$I / 3600000.0 / 24) * 24)::int),
                                 (768::smallint, (floor(r.%4$I / 3600000.0 / 768) * 768)::int)) AS s(span, start)',
-    sign, source, keys, date_column);
+    weight, source, keys, date_column);
 END $$;
 --> statement-breakpoint
 -- The statement that adds `changes` to the buckets of `list`: summed per bucket, upserted in key
@@ -66,7 +67,16 @@ CREATE FUNCTION "list_buckets_install"(list text, tbl text, date_column text, ke
 LANGUAGE plpgsql AS $install$
 DECLARE
   fn text := tbl || '_paging';
+  columns text;
+  net text;
 BEGIN
+  -- An update counts only the rows whose date or keys it changed: old and new rows are first
+  -- netted per (date, key columns), so that one touching other columns (a parent's
+  -- commentNumber, a sign-in's last date) adds up a few rows and writes no bucket.
+  SELECT string_agg(DISTINCT quote_ident(c), ', ') INTO columns
+    FROM (SELECT date_column AS c UNION ALL SELECT unnest(string_to_array(s, ',')) FROM unnest(key_sets) AS s) AS k;
+  net := format('(SELECT %1$s, sum(d) AS d FROM (SELECT %1$s, 1 AS d FROM new_rows UNION ALL SELECT %1$s, -1 FROM old_rows) AS u
+                  GROUP BY %1$s HAVING sum(d) <> 0)', columns);
   EXECUTE format(
     $f$CREATE FUNCTION %I() RETURNS trigger LANGUAGE plpgsql AS $body$
     BEGIN
@@ -82,10 +92,9 @@ BEGIN
       RETURN NULL;
     END $body$ $f$,
     fn,
-    list_buckets_upsert(list, list_buckets_changes('new_rows', 1, date_column, key_sets)),
-    list_buckets_upsert(list, list_buckets_changes('old_rows', -1, date_column, key_sets)),
-    list_buckets_upsert(list, list_buckets_changes('new_rows', 1, date_column, key_sets) || ' UNION ALL '
-      || list_buckets_changes('old_rows', -1, date_column, key_sets)),
+    list_buckets_upsert(list, list_buckets_changes('new_rows', '1', date_column, key_sets)),
+    list_buckets_upsert(list, list_buckets_changes('old_rows', '-1', date_column, key_sets)),
+    list_buckets_upsert(list, list_buckets_changes(net, 'r.d', date_column, key_sets)),
     list);
   EXECUTE format('CREATE TRIGGER %I AFTER INSERT ON %I REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION %I()',
     tbl || '_paging_insert', tbl, fn);
@@ -109,9 +118,9 @@ SELECT list_buckets_install('comments', 'comments', 'comment_date', ARRAY['comme
 LOCK TABLE "users", "books", "interviews", "issues", "comments" IN SHARE MODE;--> statement-breakpoint
 DO $$
 BEGIN
-  EXECUTE list_buckets_upsert('users', list_buckets_changes('users', 1, 'register_date', ARRAY['', 'enabled']));
-  EXECUTE list_buckets_upsert('books', list_buckets_changes('books', 1, 'on_shelf_date', ARRAY['', 'type_id']));
-  EXECUTE list_buckets_upsert('interviews', list_buckets_changes('interviews', 1, 'on_shelf_date', ARRAY['', 'type_id']));
-  EXECUTE list_buckets_upsert('issues', list_buckets_changes('issues', 1, 'issue_date', ARRAY['', 'issue_status', 'type_id', 'issue_status,type_id']));
-  EXECUTE list_buckets_upsert('comments', list_buckets_changes('comments', 1, 'comment_date', ARRAY['comment_type', 'comment_type,type_id']));
+  EXECUTE list_buckets_upsert('users', list_buckets_changes('users', '1', 'register_date', ARRAY['', 'enabled']));
+  EXECUTE list_buckets_upsert('books', list_buckets_changes('books', '1', 'on_shelf_date', ARRAY['', 'type_id']));
+  EXECUTE list_buckets_upsert('interviews', list_buckets_changes('interviews', '1', 'on_shelf_date', ARRAY['', 'type_id']));
+  EXECUTE list_buckets_upsert('issues', list_buckets_changes('issues', '1', 'issue_date', ARRAY['', 'issue_status', 'type_id', 'issue_status,type_id']));
+  EXECUTE list_buckets_upsert('comments', list_buckets_changes('comments', '1', 'comment_date', ARRAY['comment_type', 'comment_type,type_id']));
 END $$;
