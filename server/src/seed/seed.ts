@@ -113,8 +113,8 @@ export async function seed(db: Db, sizes: SeedSizes, progress: Progress = () => 
            least(${now}::bigint, ${userDate} + ${hashMod(60, 13)}::bigint * ${DAY_MS}),
            -- A key another user holds already is left for backfillLoginKeys, which settles collisions.
            case when not exists (select 1 from users u where u.login_key = k.key) then k.key end
-    from generate_series(${from}::int, ${to}::int) g
-    cross join lateral (select (${list(loginKeys(from, to))})[g - ${from} + 1] as key) k`,
+    -- Row g's key is the array's (g - from + 1)th, read once by unnest rather than indexed per row.
+    from unnest(${list(loginKeys(from, to))}) with ordinality as k(key, n), lateral (select (${from}::int + n::int - 1) as g) rows`,
     db,
   );
   // Only the rows whose canonical name another user held: none in a fresh database.
