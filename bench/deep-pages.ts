@@ -3,8 +3,9 @@
  * against a middle page and the last page of every list and of each filter combination its pages
  * are counted by, on an already seeded PostgreSQL database (the figures of
  * docs/decisions/0008-deep-pages.md). Cold: the first request of a server started for it (its
- * connections new, their statements not yet prepared); warm: the median and the slowest of the
- * next requests, one at a time. It only reads; the server it starts migrates the database first.
+ * connections new, their statements not yet prepared), the median of `--colds` starts; warm: the
+ * median and the slowest of `--repeats` rounds over the list's pages, one request at a time. It
+ * only reads; the server it starts migrates the database first.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -23,12 +24,14 @@ const { values } = parseArgs({
   options: {
     'database-url': { type: 'string' },
     repeats: { type: 'string', default: '21' },
+    colds: { type: 'string', default: '3' },
     only: { type: 'string' },
   },
 });
 const url = values['database-url'];
 if (!url) throw new Error('--database-url is required');
 const repeats = Number(values.repeats);
+const colds = Number(values.colds);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const load = () =>
@@ -95,27 +98,46 @@ async function main() {
   }
   await first.server.stop();
 
+  const median = (samples: number[]) => [...samples].sort((x, y) => x - y)[Math.floor(samples.length / 2)];
+  const ratio = (value: number, base: number) => (Number.isFinite(value) && base > 0 ? `${(value / base).toFixed(2)}×` : '—');
   console.log(`load before: ${load()}`);
-  console.log('| list | filter | rows | page | cold ms | warm p50 ms | warm max ms |');
-  console.log('| ---- | ------ | ---: | ---: | ------: | ----------: | ----------: |');
+  console.log('| list | filter | rows | page | cold ms | cold ÷ page 1 | warm p50 ms | warm ÷ page 1 | warm max ms |');
+  console.log('| ---- | ------ | ---: | ---: | ------: | ------------: | ----------: | ------------: | ----------: |');
   for (const plan of plans) {
-    for (const current of plan.pages) {
-      const target = `${plan.path}&current=${current}&pageSize=10`;
-      const { server, token } = await start();
-      try {
-        const cold = await timed(server.url, target, token);
-        const warm: number[] = [];
-        for (let i = 0; i < repeats; i++) warm.push(await timed(server.url, target, token));
-        warm.sort((a, b) => a - b);
-        const p50 = warm[Math.floor(warm.length / 2)];
-        console.log(
-          `| ${plan.list} | ${plan.filter} | ${plan.rows} | ${current} | ${show(cold, 1)} | ${show(p50, 2)} | ${show(warm[warm.length - 1], 2)} |`,
-        );
-      } finally {
-        await server.stop();
+    const targets = plan.pages.map((current) => `${plan.path}&current=${current}&pageSize=10`);
+    // Cold: the first request of a server started for it, the median of `colds` such starts.
+    const cold = new Map<string, number>();
+    for (const target of targets) {
+      const samples: number[] = [];
+      for (let i = 0; i < colds; i++) {
+        const { server, token } = await start();
+        try {
+          samples.push(await timed(server.url, target, token));
+        } finally {
+          await server.stop();
+        }
       }
-      await sleep(200);
+      cold.set(target, median(samples));
     }
+    // Warm: the pages in turn on one server, so that a noisy neighbour slows them alike.
+    const warm = new Map<string, number[]>(targets.map((target) => [target, []]));
+    const { server, token } = await start();
+    try {
+      for (const target of targets) await timed(server.url, target, token);
+      for (let i = 0; i < repeats; i++) for (const target of targets) warm.get(target)!.push(await timed(server.url, target, token));
+    } finally {
+      await server.stop();
+    }
+    const base = { cold: cold.get(targets[0])!, warm: median(warm.get(targets[0])!) };
+    plan.pages.forEach((current, i) => {
+      const samples = warm.get(targets[i])!;
+      const p50 = median(samples);
+      console.log(
+        `| ${plan.list} | ${plan.filter} | ${plan.rows} | ${current} | ${show(cold.get(targets[i])!, 1)} | ${ratio(cold.get(targets[i])!, base.cold)} | ` +
+          `${show(p50, 2)} | ${ratio(p50, base.warm)} | ${show(Math.max(...samples), 2)} |`,
+      );
+    });
+    await sleep(200);
   }
   console.log(`load after: ${load()}`);
   for (const [target, status] of failures) console.log(`failed: ${target} answered ${status}`);
