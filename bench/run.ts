@@ -12,6 +12,7 @@ import { measure } from './lib/load';
 import { deepPageFor, parseOptions, ROOT, type BenchOptions } from './lib/options';
 import { captureStatements, pgbench, prepareBenchDatabase, runSeed, serverVersion } from './lib/postgres';
 import { describeMachine, printSummary, writeReport, type ApiRow, type Results, type Startup } from './lib/report';
+import { runScale } from './lib/scale';
 import { getJson, peakRssDuring, signIn, startMeasured, type BenchServer } from './lib/server';
 import { CHROME_PATH, lighthouseMedian, measurePageLoads } from './lib/web';
 
@@ -95,6 +96,11 @@ async function restRss(server: BenchServer): Promise<number> {
 
 async function main() {
   const options = parseOptions(process.argv.slice(2));
+  if (options.scale) {
+    const built = spawnSync(process.execPath, [path.join(ROOT, 'scripts/build-server.mjs')], { cwd: ROOT, stdio: 'inherit' });
+    if (built.status !== 0) throw new Error('the build failed');
+    return runScale(options);
+  }
   const startedAt = new Date();
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'cs-bench-'));
   const results: Results = { options, startedAt, machine: {}, seeding: [], api: [], latencies: [], startups: [] };

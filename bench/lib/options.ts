@@ -26,6 +26,12 @@ export interface BenchOptions {
   web: boolean;
   out: string;
   quick: boolean;
+  /** The list calls at growing sizes instead of the main run (bench/lib/scale.ts). */
+  scale: boolean;
+  /** The sizes, in users, of the --scale run. */
+  scaleSizes: number[];
+  /** The --scale run's databases are this name and `_<users>`. */
+  scaleDatabase: string;
 }
 
 const USAGE = `npm run bench -- [options]
@@ -43,10 +49,16 @@ const USAGE = `npm run bench -- [options]
   --database-url URL   a PostgreSQL server the bench may create and drop the database "bench" on
                        ("bench_quick" with --quick)
                        (BENCH_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres)
+  --database NAME      the bench database's name (bench; bench_quick with --quick)
   --keep               reuse the bench database when it already holds these sizes (no re-seed)
   --no-postgres, --no-embedded, --no-web   leave a part out
   --out FILE           where the report goes (bench/RESULTS.md)
-  --quick              smoke run: tiny sizes, 2 s runs (CI)`;
+  --quick              smoke run: tiny sizes, 2 s runs (CI)
+  --scale              instead: the list calls at growing sizes, each on a database of its own
+                       (kept for --keep), written to bench/SCALE.md unless --out is given
+  --scale-sizes N,N    the sizes in users (100000,1000000,10000000; 3000,30000 with --quick);
+                       issues and books a tenth of them, as many comments
+  --scale-database S   the --scale databases are S_<users> (bench_scale)`;
 
 const FULL = {
   users: 1_000_000,
@@ -82,12 +94,16 @@ export function parseOptions(argv: string[]): BenchOptions {
       'deep-page': { type: 'string' },
       nickname: { type: 'string' },
       'database-url': { type: 'string' },
+      database: { type: 'string' },
       keep: { type: 'boolean', default: false },
       'no-postgres': { type: 'boolean', default: false },
       'no-embedded': { type: 'boolean', default: false },
       'no-web': { type: 'boolean', default: false },
       out: { type: 'string' },
       quick: { type: 'boolean', default: false },
+      scale: { type: 'boolean', default: false },
+      'scale-sizes': { type: 'string' },
+      'scale-database': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -112,13 +128,18 @@ export function parseOptions(argv: string[]): BenchOptions {
     nickname: values.nickname ?? '张子轩',
     adminUrl: values['database-url'] ?? process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
     // The smoke run has a database of its own, so it never drops a full-size one kept for --keep.
-    benchDb: values.quick ? 'bench_quick' : 'bench',
+    benchDb: values.database ?? (values.quick ? 'bench_quick' : 'bench'),
     keep: values.keep ?? false,
     postgres: !values['no-postgres'],
     embedded: !values['no-embedded'],
     web: !values['no-web'],
-    out: path.resolve(values.out ?? path.join(ROOT, 'bench/RESULTS.md')),
+    out: path.resolve(values.out ?? path.join(ROOT, values.scale ? 'bench/SCALE.md' : 'bench/RESULTS.md')),
     quick: values.quick ?? false,
+    scale: values.scale ?? false,
+    scaleSizes: (values['scale-sizes'] ?? (values.quick ? '3000,30000' : '100000,1000000,10000000'))
+      .split(',')
+      .map((size) => count(size.trim(), 'scale-sizes', 0)),
+    scaleDatabase: values['scale-database'] ?? (values.quick ? 'bench_quick_scale' : 'bench_scale'),
   };
 }
 

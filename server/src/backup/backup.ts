@@ -49,7 +49,7 @@ export const BACKED_UP_TABLES = [
 ] as const;
 
 /** Tables the database derives from the others (kept by triggers); a restore rebuilds them. */
-export const DERIVED_TABLES = ['list_counts', 'list_days'];
+export const DERIVED_TABLES = ['list_counts', 'list_buckets'];
 
 export class BackupError extends Error {
   constructor(message: string) {

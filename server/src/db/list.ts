@@ -4,12 +4,12 @@ import { DEFAULT_PAGE_SIZE, FIRST_PAGE, SEARCH_EXACT_COUNT_UP_TO, type Page } fr
 import { likePattern } from '../lib/filters';
 import type { PageRequest } from '../lib/paging';
 import { queryRows, type Db } from './client';
-import { DAY_ANCHOR_FROM, keptTotal, pageIdsByDays, type CountKey, type CountedList, type DayCountedList } from './list-counts';
+import { BUCKET_ANCHOR_FROM, bucketKey, keptTotal, pageIdsByBuckets, type CountKey, type CountedList } from './list-counts';
 
 /**
  * One declarative definition per paged list, in front of everything that makes the lists fast:
  * prepared statements per combination of filters, the kept counts (list_counts), deep pages by
- * kept days (list_days) and the page-of-ids-first query shape. Adding a filter to a list is one
+ * kept buckets of dates (list_buckets) and the page-of-ids-first query shape. Adding a filter to a list is one
  * line in its definition.
  */
 
@@ -60,8 +60,13 @@ export interface ListDefinition<F extends string, R extends { total: number }> {
   filters: Record<F, ListFilter>;
   /** The list's kept counts (migration 0002). */
   counted: CountedList;
-  /** The unfiltered list's deep pages through its kept days (migration 0003), if it has them. */
-  days?: DayCountedList;
+  /**
+   * The combinations of exact filters (none: `[]`) whose deep pages are found through the kept
+   * buckets of list_buckets: each must be one of the key sets the list's triggers count by
+   * (migration 0009), and each filter in it must have an index that leads with the filters and
+   * ends in the list's order.
+   */
+  buckets?: NoInfer<F>[][];
   /** Selects the page's rows, with `total`, from `page`; the definition orders and prepares it. */
   rows(source: PageRows): OrderableSelect<R>;
 }
@@ -211,12 +216,63 @@ export function roundEstimate(estimate: number): number {
 }
 
 /**
+ * A page of a list whose total is counted on every call (one with no kept counts: the audit log,
+ * the recycle bin), as a subquery named `page` with the page's ids and the count beside each,
+ * and that total to select beside the rows. The page is read from the nearer end of the list:
+ * from the newest when fewer rows lie above it than below, else from the oldest with the
+ * (date, id) index read backwards. The count reads every matching index entry anyway, so no
+ * page then costs more than half of that again: the last page costs what page 1 does. Both
+ * walks read ids only (index-only scans).
+ */
+export function nearestEndPage(o: {
+  table: PgTable;
+  where: SQL | undefined;
+  date: PgColumn;
+  id: PgColumn;
+  limit: number;
+  offset: number;
+}): {
+  pageIds: SQL;
+  total: SQL<number>;
+} {
+  const where = o.where ?? sql`true`;
+  const limit = sql`${o.limit}::bigint`;
+  const offset = sql`${o.offset}::bigint`;
+  // From the newest when no more rows lie above the page than below it.
+  const fromNewest = sql`${offset} * 2 + ${limit} <= n`;
+  // Each walk's limit is the page size as given, so that the planner expects a page and joins
+  // its rows by id; the walk that is not taken stops at its one-time condition.
+  return {
+    pageIds: sql`(
+      with counted as materialized (select count(*) as n from ${o.table} where ${where}),
+      newest as (
+        select ${o.id} as id from ${o.table} where ${where} and (select ${fromNewest} from counted)
+        order by ${o.date} desc nulls last, ${o.id} desc nulls last
+        limit ${limit} offset ${offset}
+      ),
+      oldest as (
+        select id from (
+          select ${o.id} as id from ${o.table} where ${where} and (select not (${fromNewest}) from counted)
+          order by ${o.date} asc nulls first, ${o.id} asc nulls first
+          limit ${limit} offset (select greatest(0, n - ${offset} - ${limit}) from counted)
+        ) as walked
+        -- A last page shorter than the page size: only its rows, the oldest of the walk.
+        limit (select greatest(0, least(${limit}, n - ${offset})) from counted)
+      )
+      select id, (select n from counted)::int as total from newest
+      union all select id, (select n from counted)::int from oldest
+    ) as page`,
+    total: sql<number>`page.total`,
+  };
+}
+
+/**
  * One page and its total in one round trip: the statement selects the total (a scalar subquery,
  * evaluated once) beside each row. Only a page past the end, which has no row to carry it, asks
  * for the total on its own; it answers no rows with the true total. A negative total is a
  * search's estimate (see searchCtes).
  */
-async function paginate<T>(
+export async function paginate<T>(
   { current = FIRST_PAGE, pageSize = DEFAULT_PAGE_SIZE }: PageRequest,
   query: { rows(limit: number, offset: number): Promise<Array<T & { total: number }>>; total(): Promise<number> },
 ): Promise<Page<T>> {
@@ -300,18 +356,36 @@ export function defineList<F extends string, R extends { total: number }>(
     return statement;
   }
 
-  // Deep pages of the unfiltered list: the kept days find where the page starts (see pageIdsByDays).
-  const days = definition.days;
-  const deep = days
-    ? definition
-        .rows({
-          query: db,
-          pageIds: pageIdsByDays(days, definition.date, definition.id, sql.placeholder('limit'), sql.placeholder('offset')),
-          total: keptTotal(definition.counted),
-        })
+  // Deep pages of the combinations of filters list_buckets counts: one statement each, made on
+  // first use; the kept buckets find where the page starts (see pageIdsByBuckets).
+  const bucketed = new Set((definition.buckets ?? []).map((names) => [...names].sort().join('_') || 'all'));
+  const deeps = new Map<string, { execute(values?: Record<string, unknown>): Promise<R[]> }>();
+  function deepFor(given: F[]) {
+    const key = given.join('_') || 'all';
+    let statement = deeps.get(key);
+    if (!statement) {
+      const placeholders = Object.fromEntries(given.map((name) => [name, sql.placeholder(name)])) as unknown as Partial<
+        Record<F, Placeholder>
+      >;
+      const { where, total } = listSql(placeholders);
+      const pageIds = pageIdsByBuckets({
+        list: definition.counted,
+        key: sql.placeholder('bucketKey'),
+        table: definition.table,
+        where,
+        date: definition.date,
+        id: definition.id,
+        limit: sql.placeholder('limit'),
+        offset: sql.placeholder('offset'),
+      });
+      statement = definition
+        .rows({ query: db, pageIds, total })
         .orderBy(...order)
-        .prepare(`${definition.name}_list_deep`)
-    : null;
+        .prepare(`${definition.name}_list_deep_${key}`);
+      deeps.set(key, statement);
+    }
+    return statement;
+  }
 
   /** Placeholders for the given filters' values (listSql). */
   function placeholdersFor(given: F[]): Record<string, Placeholder> {
@@ -424,7 +498,10 @@ export function defineList<F extends string, R extends { total: number }>(
           return Number(row.n);
         },
         rows: (limit, offset) => {
-          if (deep && names.length === 0 && offset >= DAY_ANCHOR_FROM) return deep.execute({ limit, offset });
+          if (offset >= BUCKET_ANCHOR_FROM && bucketed.has([...names].sort().join('_') || 'all')) {
+            const key = bucketKey(names.map((name) => [(definition.filters[name] as ExactFilter).column.name, values[name]!]));
+            return deepFor(names).execute({ ...values, bucketKey: key, limit, offset });
+          }
           return statementFor(names).execute({ ...values, limit, offset });
         },
       });

@@ -186,6 +186,7 @@ export const users = pgTable(
     index('users_register_date_idx').on(t.registerDate.desc(), t.id.desc()),
     grams('users_login_id_grams_idx', t.loginId),
     grams('users_nickname_grams_idx', t.nickname),
+    index('users_enabled_register_date_idx').on(t.enabled, t.registerDate.desc(), t.id.desc()),
   ],
 );
 
@@ -249,6 +250,7 @@ export const issues = pgTable(
   },
   (t) => [
     index('issues_issue_date_idx').on(t.issueDate.desc(), t.id.desc()),
+    index('issues_status_date_idx').on(t.issueStatus, t.issueDate.desc(), t.id.desc()),
     index('issues_status_type_date_idx').on(t.issueStatus, t.typeId, t.issueDate.desc(), t.id.desc()),
     index('issues_type_id_date_idx').on(t.typeId, t.issueDate.desc(), t.id.desc()),
     index('issues_user_id_idx').on(t.userId),
@@ -312,22 +314,25 @@ export const listCounts = pgTable(
 );
 
 /**
- * How many users registered on each day (UTC, days since 1970; span 1) and in each block of 32
- * days (span 32, `day` its first day), kept by statement triggers (migration 0003) in the same
- * transaction as every change, like list_counts. A deep page of the user list adds up the blocks
- * from the newest, then the days of the block or two its page falls in, to find the day its
- * first row falls on and how many rows lie above it; it then walks about a day of the date index
- * instead of every row above the page. New users land on the newest day, so no older count moves.
+ * How many rows of each paged list fall in each hour (span 1), day (span 24) and block of 32 days
+ * (span 768) of its date, per combination of the exact filters its pages are counted by (`key`:
+ * `column=value` pairs joined by `&`, by column name; '' for the unfiltered list). `start` is the
+ * bucket's first hour since 1970 (UTC). Statement triggers (migration 0009) keep it in the same
+ * transaction as every change, like list_counts. A deep page adds up the blocks from the newest,
+ * then the days of the block or two its page falls in, then the hours of the day or two, and so
+ * walks about an hour of its index instead of every row above the page
+ * (docs/decisions/0008-deep-pages.md).
  */
-export const listDays = pgTable(
-  'list_days',
+export const listBuckets = pgTable(
+  'list_buckets',
   {
     list: text('list').notNull(),
+    key: text('key').notNull(),
     span: smallint('span').notNull(),
-    day: integer('day').notNull(),
+    start: integer('start').notNull(),
     n: bigint('n', { mode: 'number' }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.list, t.span, t.day] })],
+  (t) => [primaryKey({ columns: [t.list, t.key, t.span, t.start] })],
 );
 
 /**

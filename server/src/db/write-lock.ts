@@ -5,7 +5,7 @@ import type { Db } from './client';
  * The tables whose writes take a lock, in the one order every transaction takes them.
  *
  * Why: a write to one of these tables also writes rows other writers share: the counter rows of
- * list_counts and list_days (statement triggers, migrations 0002 and 0003) and a parent's
+ * list_counts and list_buckets (statement triggers, migrations 0002 and 0009) and a parent's
  * commentNumber. Two transactions that took those rows in opposite orders deadlocked on
  * PostgreSQL (a comment added to an issue while another comment of it was deleted: issue row then
  * counter row against counter row then issue row). Instead of letting PostgreSQL pick a victim

@@ -36,8 +36,8 @@ async function importFrom(db: Db, source: string, extra: Partial<ImportOptions> 
 /** Every row of every table the import writes, in a fixed order: what "nothing changed" compares. */
 async function snapshot(db: Db) {
   const out: Record<string, unknown[]> = {};
-  for (const table of ['admins', 'types', 'users', 'books', 'interviews', 'issues', 'comments', 'uploads', 'list_counts', 'list_days']) {
-    const order = table === 'list_counts' ? 'list, flag, kind, type_id' : table === 'list_days' ? 'list, span, day' : 'id';
+  for (const table of ['admins', 'types', 'users', 'books', 'interviews', 'issues', 'comments', 'uploads', 'list_counts', 'list_buckets']) {
+    const order = table === 'list_counts' ? 'list, flag, kind, type_id' : table === 'list_buckets' ? 'list, key, span, start' : 'id';
     out[table] = await queryRows(db, sql.raw(`select * from ${table} order by ${order}`));
   }
   return out;

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../db/client';
+import { canonicalLoginId } from '../lib/account-names';
 import { createTestContext, type TestContext } from '../../test/harness';
 import * as pool from './content';
 import { isEmpty, resetContent, seed } from './seed';
@@ -69,6 +70,13 @@ describe('seed', () => {
       with_code: expect.any(Number),
     });
     expect(check.with_code).toBeGreaterThan(0);
+
+    // Every user's canonical name is the one the repositories compute (lib/account-names.ts).
+    const named = await queryRows<{ login_id: string; login_key: string | null }>(
+      t.database.db,
+      sql`select login_id, login_key from users`,
+    );
+    expect(named.filter((u) => u.login_key !== canonicalLoginId(u.login_id))).toEqual([]);
   });
 
   it('makes every book, question and issue from one template: its type matches the topic of its title and text, its comments fit it', async () => {

@@ -6,6 +6,7 @@ import { ALL_TABLES, writeTransaction, type LockedTable } from '../db/write-lock
 import { queryRows } from '../db/client';
 import { DEFAULT_AVATAR, DEFAULT_BOOK_COVER } from '../lib/defaults';
 import { newId } from '../lib/ids';
+import { canonicalLoginId } from '../lib/account-names';
 import { hashPassword } from '../lib/passwords';
 import * as pool from './content';
 
@@ -79,6 +80,12 @@ export async function seed(db: Db, sizes: SeedSizes, progress: Progress = () => 
   progress('types', types.length, types.length);
 
   const passwordHash = await hashPassword(SEEDED_USER_PASSWORD);
+  // Each user's canonical name comes from TypeScript only (lib/account-names.ts), as for every
+  // user: worked out per batch here and handed to the batch's insert, instead of filled in by
+  // backfillLoginKeys afterwards (a thousand rows a round trip, ten thousand round trips at 10M).
+  const loginIdSql = sql`'user_' || ${runShort} || '_' || g`;
+  const loginKeys = (from: number, to: number) =>
+    Array.from({ length: to - from + 1 }, (_, i) => canonicalLoginId(`user_${runShort}_${from + i}`));
 
   // Users: registered over the last two years, evenly, in row order.
   const userSpan = 730 * DAY_MS;
@@ -88,9 +95,9 @@ export async function seed(db: Db, sizes: SeedSizes, progress: Progress = () => 
     'users',
     progress,
     (from, to) => sql`
-    insert into users (id, login_id, password_hash, nickname, avatar, mail, qq, wechat, intro, points, enabled, register_date, last_login_date)
+    insert into users (id, login_id, password_hash, nickname, avatar, mail, qq, wechat, intro, points, enabled, register_date, last_login_date, login_key)
     select ${seededId(userDate, run)},
-           'user_' || ${runShort} || '_' || g,
+           ${loginIdSql},
            ${passwordHash},
            case when ${hashMod(3, 1)} = 0
                 then ${pick(pool.NICK_PREFIXES, 2)} || ${pick(pool.NICK_SUFFIXES, 3)}
@@ -103,11 +110,14 @@ export async function seed(db: Db, sizes: SeedSizes, progress: Progress = () => 
            100 + ${hashMod(900, 11)},
            ${hashMod(20, 12)} <> 0,
            ${userDate},
-           least(${now}::bigint, ${userDate} + ${hashMod(60, 13)}::bigint * ${DAY_MS})
-    from generate_series(${from}::int, ${to}::int) g`,
+           least(${now}::bigint, ${userDate} + ${hashMod(60, 13)}::bigint * ${DAY_MS}),
+           -- A key another user holds already is left for backfillLoginKeys, which settles collisions.
+           case when not exists (select 1 from users u where u.login_key = k.key) then k.key end
+    -- Row g's key is the array's (g - from + 1)th, read once by unnest rather than indexed per row.
+    from unnest(${list(loginKeys(from, to))}) with ordinality as k(key, n), lateral (select (${from}::int + n::int - 1) as g) rows`,
     db,
   );
-  // Their canonical names: computed in TypeScript only (lib/account-names.ts), as for every user.
+  // Only the rows whose canonical name another user held: none in a fresh database.
   await backfillLoginKeys(db);
 
   // Row-numbered copies of the keys to pick from: a hash of the row number finds its target with

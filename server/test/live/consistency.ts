@@ -57,6 +57,27 @@ const CHECKS: Array<[string, SQL]> = [
         from actual a full join kept k using (list, flag, kind, type_id)
         where a.n is distinct from k.n`,
   ],
+  [
+    'the list buckets kept by triggers equal the rows of each list per key, hour, day and 32 days',
+    sql`with rows as (
+          select 'users' as list, k.key, register_date as at from users, lateral (values (''), ('enabled=' || enabled::text)) k(key)
+          union all select 'books', k.key, on_shelf_date from books, lateral (values (''), ('type_id=' || type_id)) k(key)
+          union all select 'interviews', k.key, on_shelf_date from interviews, lateral (values (''), ('type_id=' || type_id)) k(key)
+          union all select 'issues', k.key, issue_date from issues,
+            lateral (values (''), ('issue_status=' || issue_status::text), ('type_id=' || type_id),
+                            ('issue_status=' || issue_status::text || '&type_id=' || type_id)) k(key)
+          union all select 'comments', k.key, comment_date from comments,
+            lateral (values ('comment_type=' || comment_type::text), ('comment_type=' || comment_type::text || '&type_id=' || type_id)) k(key)
+        ), actual as (
+          select list, key, s.span, (floor(at / 3600000.0 / s.span) * s.span)::int as start, count(*)::int as n
+          from rows, (values (1), (24), (768)) s(span) group by 1, 2, 3, 4
+        ), kept as (
+          select list, key, span::int as span, start, n::int as n from list_buckets where n <> 0
+        )
+        select list, key, span, start, a.n as actual, k.n as kept
+        from actual a full join kept k using (list, key, span, start)
+        where a.n is distinct from k.n`,
+  ],
 ];
 
 export async function consistencyProblems(db: Db): Promise<string[]> {

@@ -1,7 +1,7 @@
-import { and, count, eq, gte, inArray, lt, lte, type SQL } from 'drizzle-orm';
-import { DEFAULT_PAGE_SIZE, FIRST_PAGE, type Page } from '../../../../contract/paging';
+import { and, count, eq, getTableColumns, gte, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
+import type { Page } from '../../../../contract/paging';
 import type { Db } from '../../db/client';
-import { newestFirst } from '../../db/list';
+import { nearestEndPage, newestFirst, paginate } from '../../db/list';
 import { auditLog } from '../../db/schema';
 import type { PageRequest } from '../../lib/paging';
 
@@ -28,11 +28,14 @@ const NEWEST_FIRST = newestFirst(auditLog.at, auditLog.id);
 export function createAuditRepository(db: Db) {
   return {
     /**
-     * One page, newest first. Each filter has an index that leads with it and ends in the order
-     * (admin, entity, action; a time range alone walks the date index), so a page reads a page of
-     * index entries; the count reads the matching entries of the same index.
+     * One page, newest first, and the total. Each filter has an index that leads with it and ends
+     * in the order (admin, entity, action; a time range alone walks the date index). The total is
+     * counted on each call (no kept counts here: every write of every table writes this log, and
+     * counter rows would make them all queue on one another), through the same index; the page
+     * is read from the nearer end, so a deep page costs about what page 1 does
+     * (nearestEndPage).
      */
-    async list(filter: AuditFilter, { current = FIRST_PAGE, pageSize = DEFAULT_PAGE_SIZE }: PageRequest): Promise<Page<AuditRow>> {
+    list(filter: AuditFilter, page: PageRequest): Promise<Page<AuditRow>> {
       const conditions: SQL[] = [];
       if (filter.adminId) conditions.push(eq(auditLog.adminId, filter.adminId));
       if (filter.entity) conditions.push(eq(auditLog.entity, filter.entity));
@@ -40,18 +43,20 @@ export function createAuditRepository(db: Db) {
       if (filter.from !== undefined) conditions.push(gte(auditLog.at, filter.from));
       if (filter.to !== undefined) conditions.push(lte(auditLog.at, filter.to));
       const where = and(...conditions);
-      const [data, [{ n }]] = await Promise.all([
-        db
-          .select()
-          .from(auditLog)
-          .where(where)
-          .orderBy(...NEWEST_FIRST)
-          .limit(pageSize)
-          .offset((current - 1) * pageSize),
-        db.select({ n: count() }).from(auditLog).where(where),
-      ]);
-      const total = Number(n);
-      return { currentPage: current, eachPage: pageSize, count: total, totalPage: Math.ceil(total / pageSize), data };
+      return paginate<AuditRow>(page, {
+        rows: (limit, offset) => {
+          const { pageIds, total } = nearestEndPage({ table: auditLog, where, date: auditLog.at, id: auditLog.id, limit, offset });
+          return db
+            .select({ ...getTableColumns(auditLog), total })
+            .from(auditLog)
+            .innerJoin(pageIds, sql`page.id = ${auditLog.id}`)
+            .orderBy(...NEWEST_FIRST);
+        },
+        total: async () => {
+          const [{ n }] = await db.select({ n: count() }).from(auditLog).where(where);
+          return Number(n);
+        },
+      });
     },
 
     /** One record's history, newest first (audit_log_record_idx). */

@@ -23,6 +23,7 @@ export function createBookRepository(db: Db) {
     id: books.id,
     filters: { bookTitle: textFilter(books.bookTitle), typeId: exactFilter(books.typeId, 'typeId') },
     counted: 'books',
+    buckets: [[], ['typeId']],
     // The page's ids from an index (or the title filter's matches) first, then their rows.
     rows: ({ query, pageIds, total }) =>
       query

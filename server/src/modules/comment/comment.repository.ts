@@ -48,6 +48,8 @@ export function createCommentRepository(db: Db) {
       commentContent: textFilter(comments.commentContent),
     },
     counted: 'comments',
+    // The list always has its comment type; one parent's comments are counted, and paged, through their own index.
+    buckets: [['commentType'], ['commentType', 'typeId']],
     // The page's ids from an index (or the content filter's matches) first, then their rows,
     // authors and targets.
     rows: ({ query, pageIds, total }) =>

@@ -23,6 +23,7 @@ export function createInterviewRepository(db: Db) {
     id: interviews.id,
     filters: { interviewTitle: textFilter(interviews.interviewTitle), typeId: exactFilter(interviews.typeId, 'typeId') },
     counted: 'interviews',
+    buckets: [[], ['typeId']],
     // The page's ids from an index (or the title filter's matches) first, then their rows.
     rows: ({ query, pageIds, total }) =>
       query

@@ -33,6 +33,7 @@ export function createIssueRepository(db: Db) {
       issueStatus: exactFilter(issues.issueStatus, 'flag'),
     },
     counted: 'issues',
+    buckets: [[], ['issueStatus'], ['typeId'], ['issueStatus', 'typeId']],
     // The page's ids from an index (or the title filter's matches) first, then their rows and authors.
     rows: ({ query, pageIds, total }) =>
       query

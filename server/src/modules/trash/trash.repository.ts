@@ -1,6 +1,7 @@
-import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, sql, type SQL } from 'drizzle-orm';
 import type { TrashEntity } from '../../../../contract/trash';
 import { queryRows, type Db } from '../../db/client';
+import { nearestEndPage, newestFirst, paginate } from '../../db/list';
 import { trash } from '../../db/schema';
 import type { Locked } from '../../db/write-lock';
 import { canonicalLoginId } from '../../lib/account-names';
@@ -163,21 +164,25 @@ export function createTrashRepository(db: Db) {
       return rows.length > 0;
     },
 
-    async list(
-      filter: { entity?: TrashEntity },
-      { current = 1, pageSize = 10 }: PageRequest,
-    ): Promise<{ rows: TrashRow[]; total: number }> {
+    async list(filter: { entity?: TrashEntity }, page: PageRequest): Promise<{ rows: TrashRow[]; total: number }> {
       const where = filter.entity ? eq(trash.entity, filter.entity) : undefined;
-      // Served by trash_deleted_at_idx or trash_entity_deleted_at_idx; the bin is small (retention).
-      const rows = await db
-        .select(listColumns)
-        .from(trash)
-        .where(where)
-        .orderBy(desc(trash.deletedAt), desc(trash.id))
-        .limit(pageSize)
-        .offset((current - 1) * pageSize);
-      const [{ n }] = await db.select({ n: count() }).from(trash).where(where);
-      return { rows, total: Number(n) };
+      // Served by trash_deleted_at_idx or trash_entity_deleted_at_idx, said in their order (newestFirst);
+      // the bin is small (retention), and counted on each call, its page read from the nearer end.
+      const { count: total, data } = await paginate<TrashRow>(page, {
+        rows: (limit, offset) => {
+          const { pageIds, total } = nearestEndPage({ table: trash, where, date: trash.deletedAt, id: trash.id, limit, offset });
+          return db
+            .select({ ...listColumns, total })
+            .from(trash)
+            .innerJoin(pageIds, sql`page.id = ${trash.id}`)
+            .orderBy(...newestFirst(trash.deletedAt, trash.id));
+        },
+        total: async () => {
+          const [{ n }] = await db.select({ n: count() }).from(trash).where(where);
+          return Number(n);
+        },
+      });
+      return { rows: data, total };
     },
 
     /** The entry, locked until the transaction ends: a second restore or purge waits, then finds none. */

@@ -67,7 +67,7 @@ async function state() {
     issues: await all('issues'),
     comments: await all('comments'),
     listCounts: await queryRows(db, sql`select list, flag, kind, type_id, n from list_counts where n <> 0 order by 1, 2, 3, 4`),
-    listDays: await queryRows(db, sql`select list, span, day, n from list_days where n <> 0 order by 1, 2, 3`),
+    listBuckets: await queryRows(db, sql`select list, key, span, start, n from list_buckets where n <> 0 order by 1, 2, 3, 4`),
     stats,
   };
 }

@@ -43,7 +43,8 @@ export function createUserRepository(db: Db) {
     id: users.id,
     filters: { loginId: textFilter(users.loginId), nickname: textFilter(users.nickname), enabled: exactFilter(users.enabled, 'flag') },
     counted: 'users',
-    days: 'users',
+    // Deep pages of the whole list and of either state through the kept buckets (migration 0009).
+    buckets: [[], ['enabled']],
     // The page's ids first, from the date index alone (or from the matches of a substring
     // filter), and only then their rows: a deep page skips index entries, not whole rows.
     rows: ({ query, pageIds, total }) =>
