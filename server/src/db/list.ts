@@ -364,10 +364,7 @@ export function defineList<F extends string, R extends { total: number }>(
     const key = given.join('_') || 'all';
     let statement = deeps.get(key);
     if (!statement) {
-      const placeholders = Object.fromEntries(given.map((name) => [name, sql.placeholder(name)])) as unknown as Partial<
-        Record<F, Placeholder>
-      >;
-      const { where, total } = listSql(placeholders);
+      const { where, total } = listSql(placeholdersFor(given));
       const pageIds = pageIdsByBuckets({
         list: definition.counted,
         key: sql.placeholder('bucketKey'),
