@@ -24,7 +24,7 @@ const { values } = parseArgs({
   options: {
     'database-url': { type: 'string' },
     repeats: { type: 'string', default: '21' },
-    colds: { type: 'string', default: '3' },
+    colds: { type: 'string', default: '5' },
     only: { type: 'string' },
   },
 });
@@ -105,20 +105,20 @@ async function main() {
   console.log('| ---- | ------ | ---: | ---: | ------: | ------------: | ----------: | ------------: | ----------: |');
   for (const plan of plans) {
     const targets = plan.pages.map((current) => `${plan.path}&current=${current}&pageSize=10`);
-    // Cold: the first request of a server started for it, the median of `colds` such starts.
-    const cold = new Map<string, number>();
-    for (const target of targets) {
-      const samples: number[] = [];
-      for (let i = 0; i < colds; i++) {
+    // Cold: the first request of a server started for it; the pages in turn, `colds` times, and
+    // the median of each, so that a noisy neighbour slows them alike.
+    const coldSamples = new Map<string, number[]>(targets.map((target) => [target, []]));
+    for (let i = 0; i < colds; i++) {
+      for (const target of targets) {
         const { server, token } = await start();
         try {
-          samples.push(await timed(server.url, target, token));
+          coldSamples.get(target)!.push(await timed(server.url, target, token));
         } finally {
           await server.stop();
         }
       }
-      cold.set(target, median(samples));
     }
+    const cold = new Map(targets.map((target) => [target, median(coldSamples.get(target)!)]));
     // Warm: the pages in turn on one server, so that a noisy neighbour slows them alike.
     const warm = new Map<string, number[]>(targets.map((target) => [target, []]));
     const { server, token } = await start();
