@@ -43,6 +43,7 @@ const USAGE = `npm run bench -- [options]
   --database-url URL   a PostgreSQL server the bench may create and drop the database "bench" on
                        ("bench_quick" with --quick)
                        (BENCH_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres)
+  --bench-db NAME      the database the bench creates, seeds and drops there ("bench"; "bench_quick" with --quick)
   --keep               reuse the bench database when it already holds these sizes (no re-seed)
   --no-postgres, --no-embedded, --no-web   leave a part out
   --out FILE           where the report goes (bench/RESULTS.md)
@@ -82,6 +83,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       'deep-page': { type: 'string' },
       nickname: { type: 'string' },
       'database-url': { type: 'string' },
+      'bench-db': { type: 'string' },
       keep: { type: 'boolean', default: false },
       'no-postgres': { type: 'boolean', default: false },
       'no-embedded': { type: 'boolean', default: false },
@@ -112,7 +114,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     nickname: values.nickname ?? '张子轩',
     adminUrl: values['database-url'] ?? process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
     // The smoke run has a database of its own, so it never drops a full-size one kept for --keep.
-    benchDb: values.quick ? 'bench_quick' : 'bench',
+    benchDb: values['bench-db'] ?? (values.quick ? 'bench_quick' : 'bench'),
     keep: values.keep ?? false,
     postgres: !values['no-postgres'],
     embedded: !values['no-embedded'],

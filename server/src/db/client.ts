@@ -145,6 +145,9 @@ function boundedClient(boundMs: number): typeof pg.Client {
  */
 const EMBEDDED_SETTINGS = ['shared_buffers=8MB', 'max_connections=8'];
 
+/** Connections a server process keeps to PostgreSQL (the benchmark's floor uses as many). */
+export const DEFAULT_POOL_SIZE = 10;
+
 // Any constant works; it only has to be the same in every process of this product.
 const MIGRATION_LOCK_KEY = 7_001_2024;
 
@@ -153,7 +156,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const timeouts = options.timeouts;
     const pool = new Pool({
       connectionString: options.url,
-      max: options.poolSize ?? 10,
+      max: options.poolSize ?? DEFAULT_POOL_SIZE,
       // Without time-outs (the command-line tools) a long statement or lock wait is allowed.
       connectionTimeoutMillis: timeouts?.acquireMs ?? 10_000,
       ...(timeouts && {
