@@ -4,6 +4,7 @@ import { DEFAULT_PAGE_SIZE, FIRST_PAGE, type Page } from '../../../contract/pagi
 import { likePattern } from '../lib/filters';
 import type { PageRequest } from '../lib/paging';
 import { queryRows, type Db } from './client';
+import { direct } from './prepared';
 import { DAY_ANCHOR_FROM, keptTotal, pageIdsByDays, type CountKey, type CountedList, type DayCountedList } from './list-counts';
 
 /**
@@ -138,8 +139,10 @@ async function paginate<T>(
 ): Promise<Page<T>> {
   const found = await query.rows(pageSize, (current - 1) * pageSize);
   const count = found.length ? Number(found[0].total) : await query.total();
-  const data = found.map(({ total: _total, ...row }) => row as unknown as T);
-  return { currentPage: current, eachPage: pageSize, count, totalPage: Math.ceil(count / pageSize), data };
+  // The rows keep their `total` rather than being copied without it: every list's service maps
+  // its rows into the contract's shape field by field, and the response schema writes only what
+  // it declares.
+  return { currentPage: current, eachPage: pageSize, count, totalPage: Math.ceil(count / pageSize), data: found };
 }
 
 export interface PagedList<F extends string, Row> {
@@ -189,10 +192,12 @@ export function defineList<F extends string, R extends { total: number }>(
       >;
       const { where, total, textFiltered } = listSql(placeholders);
       const source = pageSource(db, { table: definition.table, date: definition.date, id: definition.id, where, textFiltered, total });
-      statement = definition
-        .rows(source)
-        .orderBy(...order)
-        .prepare(`${definition.name}_list_${key}`);
+      statement = direct(
+        definition
+          .rows(source)
+          .orderBy(...order)
+          .prepare(`${definition.name}_list_${key}`),
+      );
       statements.set(key, statement);
     }
     return statement;
@@ -201,14 +206,16 @@ export function defineList<F extends string, R extends { total: number }>(
   // Deep pages of the unfiltered list: the kept days find where the page starts (see pageIdsByDays).
   const days = definition.days;
   const deep = days
-    ? definition
-        .rows({
-          query: db,
-          pageIds: pageIdsByDays(days, definition.date, definition.id, sql.placeholder('limit'), sql.placeholder('offset')),
-          total: keptTotal(definition.counted),
-        })
-        .orderBy(...order)
-        .prepare(`${definition.name}_list_deep`)
+    ? direct(
+        definition
+          .rows({
+            query: db,
+            pageIds: pageIdsByDays(days, definition.date, definition.id, sql.placeholder('limit'), sql.placeholder('offset')),
+            total: keptTotal(definition.counted),
+          })
+          .orderBy(...order)
+          .prepare(`${definition.name}_list_deep`),
+      )
     : null;
 
   /** An empty filter means "no filter"; a substring becomes its ILIKE pattern. */
@@ -249,10 +256,12 @@ export function defineList<F extends string, R extends { total: number }>(
         // A literal, not a parameter: PostgreSQL's generic plan guesses 10% of the table for a
         // parameter limit and then joins by hashing every row (1.2 s a batch for 1M users, not 1 ms).
         .limit(batchSize);
-      statement = definition
-        .rows({ query: db, pageIds: sql`(${ids}) as page`, total: sql<number>`0` })
-        .orderBy(...order)
-        .prepare(`${definition.name}_scan_${key}`);
+      statement = direct(
+        definition
+          .rows({ query: db, pageIds: sql`(${ids}) as page`, total: sql<number>`0` })
+          .orderBy(...order)
+          .prepare(`${definition.name}_scan_${key}`),
+      );
       scans.set(key, statement);
     }
     return statement;

@@ -81,10 +81,9 @@ export async function createLogging(
     logger: {
       level: config.logLevel,
       stream: terminal ? await readableLines(destination) : jsonLines(),
-      redact: {
-        paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
-        censor: '[redacted]',
-      },
+      // No redaction pass: the serializers Fastify applies to `req` and `res` write the method, URL,
+      // host, address and status, never a header, so a token or a cookie has no way into a line.
+      // Redacting paths that never occur cost every line a clone and a path parse (~1 % of a call).
     },
     logController: new OneLinePerRequest(terminal),
   };

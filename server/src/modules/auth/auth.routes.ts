@@ -1,3 +1,4 @@
+import cookie from '@fastify/cookie';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
@@ -18,6 +19,8 @@ function captchaIdOf(request: FastifyRequest): string | null {
 
 /** GET /res/captcha: the SVG image, its answer kept server-side and tied to this browser. */
 export const captchaRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = async (app, { auth }) => {
+  // Only the captcha and the sign-in read or set a cookie: parsed here, not on every call.
+  await app.register(cookie);
   app.get(
     '/captcha',
     {
@@ -43,6 +46,7 @@ export const captchaRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = a
 
 /** Sign-in calls under /api/admin. */
 export const sessionRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = async (app, { auth }) => {
+  await app.register(cookie);
   app.post(
     '/login',
     {
