@@ -10,10 +10,11 @@ import { measureExport } from './lib/export';
 import { LATENCY_LISTS, measureLatencies } from './lib/latency';
 import { measure } from './lib/load';
 import { deepPageFor, parseOptions, ROOT, type BenchOptions } from './lib/options';
-import { captureStatements, pgbench, prepareBenchDatabase, runSeed, serverVersion } from './lib/postgres';
+import { captureCalls, inlinedStatements, pgbench, prepareBenchDatabase, runSeed, serverVersion } from './lib/postgres';
+import { startFloors, type Floors } from './lib/floor';
 import { describeMachine, printSummary, writeReport, type ApiRow, type Results, type Startup } from './lib/report';
 import { runScale } from './lib/scale';
-import { getJson, peakRssDuring, signIn, startMeasured, type BenchServer } from './lib/server';
+import { getJson, peakRssDuring, signIn, startMeasured, startServer, type BenchServer } from './lib/server';
 import { CHROME_PATH, lighthouseMedian, measurePageLoads } from './lib/web';
 
 interface Scenario {
@@ -61,12 +62,18 @@ async function runScenarios(
   token: string,
   scenarios: Scenario[],
   options: BenchOptions,
-  limits?: { url: string; statements: Map<string, string[]> },
+  limits?: { url: string; statements: Map<string, string[]>; floors: Floors; sessionInDb: BenchServer },
 ): Promise<{ rows: ApiRow[]; peakRssMb: number }> {
   const rows: ApiRow[] = [];
   const one = async (scenario: Scenario) => {
     console.error(`  ${database}: ${scenario.label}`);
-    const http = await measure(`${server.url}${scenario.path}`, token, server.pid, options.connections, options.duration, options.warmup);
+    const load = (target: { url: string; pid: number }) =>
+      measure(`${target.url}${scenario.path}`, token, target.pid, options.connections, options.duration, options.warmup);
+    const http = await load(server);
+    // The same call on the product that looks every session up, and on the two floors (lib/floor.ts).
+    const sessionInDb = limits && (await load(limits.sessionInDb));
+    const floor = limits && (await load(limits.floors.floor));
+    const listOnlyFloor = limits && (await load(limits.floors.listOnly));
     const statements = limits?.statements.get(scenario.path);
     const limit = limits && statements ? pgbench(limits.url, statements, options.connections, options.duration, options.warmup) : undefined;
     rows.push({
@@ -77,6 +84,9 @@ async function runScenarios(
       http,
       pgbench: limit,
       statements: statements?.length,
+      sessionInDb,
+      floor,
+      listOnlyFloor,
     });
   };
   const { peakMb } = await peakRssDuring(server.pid, async () => {
@@ -105,6 +115,7 @@ async function main() {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'cs-bench-'));
   const results: Results = { options, startedAt, machine: {}, seeding: [], api: [], latencies: [], startups: [] };
   const running: BenchServer[] = [];
+  let floors: Floors | null = null;
   let failure: unknown = null;
   console.error(`bench: logs and the embedded database in ${work}`);
 
@@ -142,11 +153,21 @@ async function main() {
       const token = await signIn(server.url);
       const rest = await restRss(server);
       const scenarios = [...userListScenarios(options, options.users), ...(await contentScenarios(server, token))];
-      const statements = await captureStatements(
+      const calls = await captureCalls(
         url,
         scenarios.map((s) => s.path),
       );
-      const { rows, peakRssMb } = await runScenarios('PostgreSQL', server, token, scenarios, options, { url, statements });
+      floors = await startFloors(url, calls, work);
+      const sessionInDb = await startServer({ DATABASE_URL: url }, path.join(work, 'server-postgres-session-in-db.log'), {
+        SESSIONS_IN_MEMORY: 'false',
+      });
+      running.push(sessionInDb);
+      const limits = { url, statements: inlinedStatements(calls), floors, sessionInDb };
+      const { rows, peakRssMb } = await runScenarios('PostgreSQL', server, token, scenarios, options, limits);
+      await sessionInDb.stop();
+      running.splice(running.indexOf(sessionInDb), 1);
+      await floors.stop();
+      floors = null;
       results.api.push(...rows);
       results.latencies.push(...(await measureLatencies('PostgreSQL', server, token, LATENCY_LISTS, latencyRuns(options))));
       results.startups.push({ database: 'PostgreSQL', runsMs: startupMs, restRssMb: rest, loadRssMb: peakRssMb } satisfies Startup);
@@ -202,6 +223,7 @@ async function main() {
     failure = error;
   } finally {
     for (const server of running) await server.stop();
+    await floors?.stop();
   }
 
   writeReport(results, failure);

@@ -112,18 +112,26 @@ export function inlineParameters(sql: string, params: unknown[]): string {
   return sql.replace(/\$(\d+)/g, (_, n: string) => literal(params[Number(n) - 1]));
 }
 
+/** One GET as the server answers it: the statements it sends, in order, and its JSON answer. */
+export interface CapturedCall {
+  statements: Array<{ sql: string; params: unknown[] }>;
+  body: unknown;
+}
+
 /**
  * Every statement the server sends to answer each GET, captured from the server's own code (the
  * same modules the bundle is built from) running in this process on the same database, with the
- * drizzle query hook. The token check's lookup is one of them.
+ * drizzle query hook, and the answer it gave. The token check's lookup is one of them: this app
+ * keeps no session in memory (it does not listen for session changes), so it asks the database
+ * on every call, as the product does whenever its notification channel is down.
  */
-export async function captureStatements(url: string, paths: string[]): Promise<Map<string, string[]>> {
-  let recording: string[] | null = null;
+export async function captureCalls(url: string, paths: string[]): Promise<Map<string, CapturedCall>> {
+  let recording: CapturedCall['statements'] | null = null;
   const database = await openDatabase({
     kind: 'postgres',
     url,
     poolSize: 2,
-    onQuery: (sql, params) => recording?.push(inlineParameters(sql, params)),
+    onQuery: (sql, params) => recording?.push({ sql, params }),
   });
   const config = loadConfig({
     NODE_ENV: 'benchmark',
@@ -142,20 +150,30 @@ export async function captureStatements(url: string, paths: string[]): Promise<M
       headers: { cookie: `captcha_id=${cookie?.value}` },
       payload: { loginId: ADMIN_LOGIN, loginPwd: ADMIN_PASSWORD, captcha: CAPTCHA, remember: true },
     });
+    if (login.statusCode !== 200) throw new Error(`capturing: sign-in failed: ${login.statusCode} ${login.body}`);
     const token = login.json<{ data: { token: string } }>().data.token;
-    const statements = new Map<string, string[]>();
+    const calls = new Map<string, CapturedCall>();
     for (const target of paths) {
       recording = [];
       const response = await app.inject({ method: 'GET', url: target, headers: { authorization: `Bearer ${token}` } });
       if (response.statusCode !== 200) throw new Error(`capturing ${target}: ${response.statusCode} ${response.body}`);
-      statements.set(target, recording);
+      calls.set(target, { statements: recording, body: response.json() });
       recording = null;
     }
-    return statements;
+    return calls;
   } finally {
     await app.close();
     await database.close();
   }
+}
+
+/** The statements of each call with their parameters written in, as pgbench replays them. */
+export function inlinedStatements(calls: Map<string, CapturedCall>): Map<string, string[]> {
+  return new Map([...calls].map(([target, call]) => [target, call.statements.map((s) => inlineParameters(s.sql, s.params))]));
+}
+
+export async function captureStatements(url: string, paths: string[]): Promise<Map<string, string[]>> {
+  return inlinedStatements(await captureCalls(url, paths));
 }
 
 function pgbenchBinary(): string {

@@ -7,6 +7,7 @@ import type { LoadResult } from './load';
 import type { BenchOptions } from './options';
 import type { PgbenchResult } from './postgres';
 import type { LighthouseResult, PageLoad } from './web';
+import { floorTable, floorTargets } from './floor';
 
 export interface ApiRow {
   database: 'PostgreSQL' | 'embedded';
@@ -16,6 +17,10 @@ export interface ApiRow {
   http: LoadResult;
   pgbench?: PgbenchResult;
   statements?: number;
+  /** The product with every session looked up in the database (SESSIONS_IN_MEMORY=false), and the two floors (floor.ts). */
+  sessionInDb?: LoadResult;
+  floor?: LoadResult;
+  listOnlyFloor?: LoadResult;
 }
 
 export interface Startup {
@@ -63,7 +68,7 @@ function table(head: string[], rows: string[][]): string {
   return [line(head), line(head.map(() => '---')), ...rows.map(line)].join('\n');
 }
 
-interface Target {
+export interface Target {
   target: string;
   measured: string;
   met: boolean | null;
@@ -80,6 +85,7 @@ function targets(results: Results): Target[] {
       met: ratio >= 0.5 && row.http.p99 <= 30 && row.http.failures === 0,
     });
   }
+  out.push(...floorTargets(results.api));
   for (const database of ['PostgreSQL', 'embedded'] as const) {
     const first = results.api.find((r) => r.database === database && r.label.startsWith('user list, page 1'));
     const deep = results.api.find(
@@ -237,6 +243,19 @@ export function renderMarkdown(results: Results, notes: string | null, failure: 
     '',
   );
   if (results.latencies.length) parts.push(...latencySection(results.latencies));
+  const floors = floorTable(results.api);
+  if (floors) {
+    parts.push(
+      '### The floor',
+      '',
+      'Beside the product, two floor servers (bench/floor/server.ts: Fastify and node-postgres, nothing else) send the statements captured from the product for the call and answer the same JSON: ' +
+        '"floor" with the token check, "list-only floor" without it. "product, session looked up in the database" is the product started with SESSIONS_IN_MEMORY=false, which sends the same statements as the floor. ' +
+        'Each is loaded in turn, for the same time and at the same concurrency, in the same run as pgbench.',
+      '',
+      floors,
+      '',
+    );
+  }
   if (results.exports?.length) {
     parts.push(
       '## CSV export',

@@ -21,7 +21,11 @@ export interface BenchServer {
  * (pino at the product's default level, info) goes to a file, as it would in production, so the
  * bench pays for writing it but not for reading it.
  */
-export async function startServer(database: { DATABASE_URL: string } | { DATA_DIR: string }, logFile: string): Promise<BenchServer> {
+export async function startServer(
+  database: { DATABASE_URL: string } | { DATA_DIR: string },
+  logFile: string,
+  env: Record<string, string> = {},
+): Promise<BenchServer> {
   // On PostgreSQL the data folder holds nothing but the lock; it still has to exist.
   const scratch = 'DATA_DIR' in database ? null : fs.mkdtempSync(path.join(os.tmpdir(), 'cs-bench-'));
   const dataDir = scratch ?? (database as { DATA_DIR: string }).DATA_DIR;
@@ -31,7 +35,7 @@ export async function startServer(database: { DATABASE_URL: string } | { DATA_DI
     webRoot: path.join(ROOT, 'dist'),
     logFile,
     // Anything but production (CAPTCHA_TEST_ANSWER is refused there); the product's log level.
-    env: { NODE_ENV: 'benchmark', LOG_LEVEL: 'info' },
+    env: { NODE_ENV: 'benchmark', LOG_LEVEL: 'info', ...env },
   });
   await server.ready(120_000);
   const startupMs = performance.now() - server.spawnedAt;

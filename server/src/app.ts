@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import cookie from '@fastify/cookie';
-import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config';
@@ -83,8 +81,11 @@ export async function buildApp({ config, database, logging = silentLogging(), no
     clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  app.addHook('onSend', async (request, reply) => {
+  // Hooks that do not wait for anything are written with `done`: an async one costs every call a
+  // promise and a turn of the microtask queue.
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('X-Request-Id', request.id);
+    done(null, payload);
   });
 
   // First, so that a call arriving during a stop is turned away before anything touches the database.
@@ -92,8 +93,6 @@ export async function buildApp({ config, database, logging = silentLogging(), no
   registerErrorHandling(app);
   registerSecurityHeaders(app);
   await registerOpenApi(app);
-  await app.register(cookie);
-  await app.register(multipart);
   registerInputNormalisation(app);
 
   const { db } = database;

@@ -27,6 +27,12 @@ export interface Config {
   auditRetentionDays: number;
   /** How long a deletion stays in the recycle bin before the server purges it. */
   trashRetentionDays: number;
+  /**
+   * SESSIONS_IN_MEMORY (default true): the session check answers from memory what it read before,
+   * as long as nothing it reads has changed (on PostgreSQL: told by LISTEN/NOTIFY, db/change-feed.ts).
+   * false: every request looks its session up in the database.
+   */
+  sessionsInMemory: boolean;
 }
 
 export class ConfigError extends Error {
@@ -55,9 +61,9 @@ function port(env: Env): number {
   return Number(raw);
 }
 
-function bool(env: Env, name: string): boolean {
+function bool(env: Env, name: string, fallback = false): boolean {
   const raw = text(env, name);
-  if (raw === null) return false;
+  if (raw === null) return fallback;
   if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
   if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
   throw new ConfigError(name, `"${raw}" 应为 true 或 false`);
@@ -152,6 +158,7 @@ export function loadConfig(env: Env = process.env, defaults: { webRoot?: string 
     },
     auditRetentionDays: days(env, 'AUDIT_RETENTION_DAYS', 365),
     trashRetentionDays: days(env, 'TRASH_RETENTION_DAYS', 30),
+    sessionsInMemory: bool(env, 'SESSIONS_IN_MEMORY', true),
     webRoot: text(env, 'WEB_ROOT') ? path.resolve(text(env, 'WEB_ROOT')!) : (defaults.webRoot ?? null),
   };
 }

@@ -36,9 +36,21 @@ function banner(url: string, database: Database, dataDir: string, first: FirstAd
 
 async function main() {
   const config = loadConfig(process.env, { webRoot: DEFAULT_WEB_ROOT });
+  let feedLost = false;
   const database = await openConfiguredDatabase(config, {
     onPoolError: (error) => console.error('数据库连接中断：', error.message),
     timeouts: config.databaseTimeouts,
+    memo: config.sessionsInMemory,
+    // Said when it happens, not on every request: until the channel is back every request's
+    // session is looked up in the database.
+    onFeedState: (state) => {
+      if (!state.live) {
+        feedLost = true;
+        console.warn(`会话变更通知中断，改为每个请求都到数据库核对会话${state.error ? `：${state.error.message}` : ''}`);
+      } else if (feedLost) {
+        console.warn('会话变更通知已恢复');
+      }
+    },
   });
   try {
     await database.migrate();

@@ -38,8 +38,9 @@ export async function freshDatabase(
     return { database, drop: async () => undefined };
   }
   const { url, drop } = await scratchDatabase(adminUrl, 'cs_test');
-  // The server's own bounds on waiting, so that the suites see what production does.
-  const database = await openDatabase({ kind: 'postgres', url, poolSize: 5, timeouts: DEFAULT_TIMEOUTS, onQuery });
+  // The server's own bounds on waiting and its sessions kept in memory (the change feed), so that
+  // the suites see what production does.
+  const database = await openDatabase({ kind: 'postgres', url, poolSize: 5, timeouts: DEFAULT_TIMEOUTS, onQuery, memo: true });
   return { database, drop };
 }
 

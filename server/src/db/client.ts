@@ -9,6 +9,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { sql, type SQL } from 'drizzle-orm';
 import pg, { Pool } from 'pg';
+import { listenForChanges, type FeedState } from './change-feed';
 import { preparedStatements } from './pglite-statements';
 import { ABANDON_MARGIN_MS, type DatabaseTimeouts } from './timeouts';
 
@@ -25,37 +26,50 @@ export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
   return result.rows;
 }
 
-/** The write counters of the embedded databases open in this process, by their drizzle handle. */
-const embeddedWrites = new WeakMap<Db, () => number>();
+/**
+ * Per database open in this process that may remember answers, by its drizzle handle: a number
+ * that moves whenever what a read answers may have changed, or null while that cannot be known.
+ */
+const changeVersions = new WeakMap<Db, () => number | null>();
 
 /**
- * `lookup`, with its answers remembered per key until this process next writes to the embedded
- * database. That is exact there and only there: the data-dir lock makes this process the
- * database's only client, so nothing can change what a read answers but a statement this process
- * sends, and the statement client counts every one that may have (see StatementClient.writes; a
- * SELECT cannot, the product has no function that writes). An answer read while a write went on
- * is not kept. `keep` says whether an answer may be remembered and `fresh` whether a remembered
- * one still holds for these arguments (what the statement compares with the clock, say). On
- * PostgreSQL other processes write too: there every call runs `lookup`.
+ * `lookup`, with its answers remembered per key until something is written.
+ *
+ * On the embedded database that is exact: the data-dir lock makes this process the database's
+ * only client, so nothing can change what a read answers but a statement this process sends, and
+ * the statement client counts every one that may have (see StatementClient.writes; a SELECT
+ * cannot, the product has no function that writes).
+ *
+ * On PostgreSQL other processes write too. There answers are remembered only when the database
+ * was opened with `memo` (the server; see SESSIONS_IN_MEMORY), and only while its change feed
+ * (db/change-feed.ts) is trusted: this process's own writes are counted as on the embedded
+ * database, and the writes of every process to what the session check reads are announced by
+ * the triggers of migration 0010 on a channel this process listens to, within TRUST_MS at most.
+ * While the channel is down every call runs `lookup`: memory is never trusted without it.
+ *
+ * Either way an answer read while a write went on is not kept. `keep` says whether an answer may
+ * be remembered and `fresh` whether a remembered one still holds for these arguments (what the
+ * statement compares with the clock, say).
  */
 export function memoUntilWrite<A extends unknown[], R>(
   db: Db,
   lookup: (...args: A) => Promise<R>,
   options: { key: (...args: A) => string; keep: (answer: R) => boolean; fresh: (answer: R, ...args: A) => boolean; max?: number },
 ): (...args: A) => Promise<R> {
-  const writes = embeddedWrites.get(db);
-  if (!writes) return lookup;
+  const version = changeVersions.get(db);
+  if (!version) return lookup;
   const max = options.max ?? 1000;
-  const memo = new Map<string, { writes: number; answer: R }>();
+  const memo = new Map<string, { version: number; answer: R }>();
   return async (...args) => {
+    const before = version();
+    if (before === null) return lookup(...args);
     const key = options.key(...args);
-    const before = writes();
     const known = memo.get(key);
-    if (known && known.writes === before && options.fresh(known.answer, ...args)) return known.answer;
+    if (known && known.version === before && options.fresh(known.answer, ...args)) return known.answer;
     const answer = await lookup(...args);
-    if (writes() === before && options.keep(answer)) {
+    if (version() === before && options.keep(answer)) {
       if (memo.size >= max) memo.clear();
-      memo.set(key, { writes: before, answer });
+      memo.set(key, { version: before, answer });
     }
     return answer;
   };
@@ -83,8 +97,26 @@ interface QueryObserver {
 
 export type DatabaseOptions = QueryObserver &
   (
-    | { kind: 'postgres'; url: string; poolSize?: number; timeouts?: DatabaseTimeouts; onPoolError?: (error: Error) => void }
-    | { kind: 'embedded'; dataDir: string | null }
+    | {
+        kind: 'postgres';
+        url: string;
+        poolSize?: number;
+        timeouts?: DatabaseTimeouts;
+        onPoolError?: (error: Error) => void;
+        /**
+         * Let memoUntilWrite remember answers (the session check), through a change feed: a
+         * dedicated listening connection (db/change-feed.ts). Off by default: the command-line
+         * tools and the benchmark's statement capture have no use for one.
+         */
+        memo?: boolean;
+        onFeedState?: (state: FeedState) => void;
+      }
+    | {
+        kind: 'embedded';
+        dataDir: string | null;
+        /** Let memoUntilWrite remember answers; on by default (exact there). */
+        memo?: boolean;
+      }
   );
 
 function queryLogger({ onQuery }: QueryObserver) {
@@ -101,34 +133,59 @@ function migrationsFolder(): string {
 
 type QueryCallback = (error: Error | null, result?: unknown) => void;
 
+/** Whether a statement's outcome may have changed data: anything but a SELECT that succeeded. */
+function mayHaveWritten(error: Error | null, result: unknown): boolean {
+  return error !== null || (result as { command?: string } | undefined)?.command !== 'SELECT';
+}
+
 /**
- * A pg Client that drops its connection when a statement has had no answer `boundMs` after it
- * was sent. node-postgres's own query_timeout only stops waiting: the statement stays in flight
- * on the connection, which goes back to the pool with its transaction in an unknown state, and
- * the next caller's statements queue behind it. Dropping the connection fails the statement at
- * once (a 503), makes the pool discard the client, and leaves PostgreSQL to roll back whatever
- * the connection had begun.
+ * The pool's pg Client, with what the server needs around each statement.
+ *
+ * `boundMs`: the connection is dropped when a statement has had no answer `boundMs` after it was
+ * sent. node-postgres's own query_timeout only stops waiting: the statement stays in flight on the
+ * connection, which goes back to the pool with its transaction in an unknown state, and the next
+ * caller's statements queue behind it. Dropping the connection fails the statement at once (a
+ * 503), makes the pool discard the client, and leaves PostgreSQL to roll back whatever the
+ * connection had begun.
+ *
+ * `onWrite`: called once a statement that may have written has finished (a COMMIT included), for
+ * memoUntilWrite: this process's own writes are known at once, before any notification.
  */
-function boundedClient(boundMs: number): typeof pg.Client {
-  return class BoundedClient extends pg.Client {
+function poolClient({ boundMs, onWrite }: { boundMs: number | null; onWrite: (() => void) | null }): typeof pg.Client {
+  if (boundMs === null && onWrite === null) return pg.Client;
+  // Not named *Pool*: drizzle takes any client whose class name contains "Pool" for a pool.
+  return class ServerClient extends pg.Client {
     // pg's query() has many overloads; this one forwards them all.
     // biome-ignore lint/suspicious/noExplicitAny: pg's query() overloads take and give any; this forwards them all.
     query(config: any, values?: any, callback?: any): any {
-      // Cursors and other submittables keep a portal open across calls: left as they are.
+      // Cursors and other submittables keep a portal open across calls (and only read): left as they are.
       if (typeof config?.submit === 'function') return super.query(config, values, callback);
       if (typeof values === 'function') [values, callback] = [undefined, values];
-      const timer = setTimeout(
-        () => (this as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy(),
-        boundMs,
-      );
+      const timer =
+        boundMs === null
+          ? null
+          : setTimeout(() => (this as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy(), boundMs);
+      const settle = (error: Error | null, result: unknown) => {
+        if (timer) clearTimeout(timer);
+        if (onWrite && mayHaveWritten(error, result)) onWrite();
+      };
       if (typeof callback === 'function') {
         const done = callback as QueryCallback;
         return super.query(config, values, (error: Error | null, result: unknown) => {
-          clearTimeout(timer);
+          settle(error, result);
           done(error, result);
         });
       }
-      return (super.query(config, values) as Promise<unknown>).finally(() => clearTimeout(timer));
+      return (super.query(config, values) as Promise<unknown>).then(
+        (result) => {
+          settle(null, result);
+          return result;
+        },
+        (error: Error) => {
+          settle(error, undefined);
+          throw error;
+        },
+      );
     }
   } as unknown as typeof pg.Client;
 }
@@ -145,21 +202,26 @@ function boundedClient(boundMs: number): typeof pg.Client {
  */
 const EMBEDDED_SETTINGS = ['shared_buffers=8MB', 'max_connections=8'];
 
+/** Connections a server process keeps to PostgreSQL (the benchmark's floor uses as many). */
+export const DEFAULT_POOL_SIZE = 10;
+
 // Any constant works; it only has to be the same in every process of this product.
 const MIGRATION_LOCK_KEY = 7_001_2024;
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.kind === 'postgres') {
     const timeouts = options.timeouts;
+    let writes = 0;
+    const feed = options.memo ? listenForChanges({ url: options.url, onState: options.onFeedState }) : null;
     const pool = new Pool({
       connectionString: options.url,
-      max: options.poolSize ?? 10,
+      max: options.poolSize ?? DEFAULT_POOL_SIZE,
       // Without time-outs (the command-line tools) a long statement or lock wait is allowed.
       connectionTimeoutMillis: timeouts?.acquireMs ?? 10_000,
-      ...(timeouts && {
-        lock_timeout: timeouts.lockMs,
-        statement_timeout: timeouts.statementMs,
-        Client: boundedClient(timeouts.statementMs + ABANDON_MARGIN_MS),
+      ...(timeouts && { lock_timeout: timeouts.lockMs, statement_timeout: timeouts.statementMs }),
+      Client: poolClient({
+        boundMs: timeouts ? timeouts.statementMs + ABANDON_MARGIN_MS : null,
+        onWrite: feed ? () => void writes++ : null,
       }),
       // A connection whose peer vanished without closing it is noticed instead of hanging.
       keepAlive: true,
@@ -176,6 +238,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // Its statement fails on its own (503), and the pool drops the broken client on release.
     pool.on('connect', (client) => client.on('error', () => undefined));
     const db = drizzlePg({ client: pool, schema, logger: queryLogger(options) }) as unknown as Db;
+    if (feed) {
+      changeVersions.set(db, () => {
+        const version = feed.version();
+        return version === null ? null : version + writes;
+      });
+    }
     return {
       db,
       kind: 'postgres',
@@ -195,6 +263,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         await pool.query('select 1');
       },
       async close() {
+        await feed?.close();
         await pool.end();
       },
     };
@@ -211,7 +280,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   await client.waitReady;
   const statements = preparedStatements(client);
   const db = drizzlePglite({ client: statements as unknown as PGlite, schema, logger: queryLogger(options) }) as unknown as Db;
-  embeddedWrites.set(db, statements.writes);
+  if (options.memo !== false) changeVersions.set(db, statements.writes);
   return {
     db,
     kind: 'embedded',

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Config } from '../config';
 import { lockDataDir } from '../lib/data-dir-lock';
+import type { FeedState } from './change-feed';
 import { openDatabase, type Database, type DatabaseTimeouts } from './client';
 
 /**
@@ -11,16 +12,29 @@ import { openDatabase, type Database, type DatabaseTimeouts } from './client';
  */
 export async function openConfiguredDatabase(
   config: Pick<Config, 'databaseUrl' | 'dataDir'>,
-  // The server bounds its waits (config.databaseTimeouts); the command-line tools pass none.
-  options: { onPoolError?: (error: Error) => void; timeouts?: DatabaseTimeouts } = {},
+  // The server bounds its waits (config.databaseTimeouts) and may keep sessions in memory
+  // (config.sessionsInMemory); the command-line tools do neither.
+  options: {
+    onPoolError?: (error: Error) => void;
+    timeouts?: DatabaseTimeouts;
+    memo?: boolean;
+    onFeedState?: (state: FeedState) => void;
+  } = {},
 ): Promise<Database> {
   const release = config.databaseUrl ? () => undefined : lockDataDir(config.dataDir);
   let database: Database;
   try {
     database = await openDatabase(
       config.databaseUrl
-        ? { kind: 'postgres', url: config.databaseUrl, onPoolError: options.onPoolError, timeouts: options.timeouts }
-        : { kind: 'embedded', dataDir: path.join(config.dataDir, 'pglite') },
+        ? {
+            kind: 'postgres',
+            url: config.databaseUrl,
+            onPoolError: options.onPoolError,
+            timeouts: options.timeouts,
+            memo: options.memo,
+            onFeedState: options.onFeedState,
+          }
+        : { kind: 'embedded', dataDir: path.join(config.dataDir, 'pglite'), memo: options.memo ?? true },
     );
   } catch (error) {
     release();

@@ -5,6 +5,7 @@ import { likePattern } from '../lib/filters';
 import type { PageRequest } from '../lib/paging';
 import { queryRows, type Db } from './client';
 import { BUCKET_ANCHOR_FROM, bucketKey, keptTotal, pageIdsByBuckets, type CountKey, type CountedList } from './list-counts';
+import { direct } from './prepared';
 
 /**
  * One declarative definition per paged list, in front of everything that makes the lists fast:
@@ -279,8 +280,10 @@ export async function paginate<T>(
   const found = await query.rows(pageSize, (current - 1) * pageSize);
   const total = found.length ? Number(found[0].total) : await query.total();
   const count = total < 0 ? roundEstimate(-total) : total;
-  const data = found.map(({ total: _total, ...row }) => row as unknown as T);
-  const page = { currentPage: current, eachPage: pageSize, count, totalPage: Math.ceil(count / pageSize), data };
+  // The rows keep their `total` rather than being copied without it: every list's service maps
+  // its rows into the contract's shape field by field, and the response schema writes only what
+  // it declares.
+  const page = { currentPage: current, eachPage: pageSize, count, totalPage: Math.ceil(count / pageSize), data: found };
   return total < 0 ? { ...page, countEstimated: true } : page;
 }
 
@@ -347,10 +350,12 @@ export function defineList<F extends string, R extends { total: number }>(
       const source = search
         ? searchPageSource(db, search)
         : pageSource(db, { table: definition.table, date: definition.date, id: definition.id, where, total });
-      statement = definition
-        .rows(source)
-        .orderBy(...order)
-        .prepare(`${definition.name}_list_${key}`);
+      statement = direct(
+        definition
+          .rows(source)
+          .orderBy(...order)
+          .prepare(`${definition.name}_list_${key}`),
+      );
       statements.set(key, statement);
     }
     return statement;
@@ -375,10 +380,12 @@ export function defineList<F extends string, R extends { total: number }>(
         limit: sql.placeholder('limit'),
         offset: sql.placeholder('offset'),
       });
-      statement = definition
-        .rows({ query: db, pageIds, total })
-        .orderBy(...order)
-        .prepare(`${definition.name}_list_deep_${key}`);
+      statement = direct(
+        definition
+          .rows({ query: db, pageIds, total })
+          .orderBy(...order)
+          .prepare(`${definition.name}_list_deep_${key}`),
+      );
       deeps.set(key, statement);
     }
     return statement;
@@ -462,10 +469,12 @@ export function defineList<F extends string, R extends { total: number }>(
               .where(and(mode === 'walk' ? search?.walkWhere : where, cursorOn(definition.date, definition.id)))
               .orderBy(...order)
               .limit(batchSize);
-      statement = definition
-        .rows({ query: db, pageIds: sql`(${ids}) as page`, total: sql<number>`0` })
-        .orderBy(...order)
-        .prepare(`${definition.name}_scan_${key}`);
+      statement = direct(
+        definition
+          .rows({ query: db, pageIds: sql`(${ids}) as page`, total: sql<number>`0` })
+          .orderBy(...order)
+          .prepare(`${definition.name}_scan_${key}`),
+      );
       scans.set(key, statement);
     }
     return statement;

@@ -22,21 +22,26 @@ export function registerDrain(app: FastifyInstance) {
   let inFlight = 0;
   let onIdle: (() => void) | null = null;
 
-  app.addHook('onRequest', async (_request, reply) => {
+  const ended = () => {
+    inFlight--;
+    if (inFlight === 0) onIdle?.();
+  };
+
+  app.addHook('onRequest', (_request, reply, done) => {
     if (draining) {
       reply.header('Connection', 'close');
-      return reply.status(503).send(fail(503, '服务暂时不可用，请稍后重试'));
+      reply.status(503).send(fail(503, '服务暂时不可用，请稍后重试'));
+      return;
     }
     inFlight++;
     // 'close' comes once the answer is sent or the caller went away, whichever happens.
-    reply.raw.once('close', () => {
-      inFlight--;
-      if (inFlight === 0) onIdle?.();
-    });
+    reply.raw.once('close', ended);
+    done();
   });
 
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (draining) reply.header('Connection', 'close');
+    done(null, payload);
   });
 
   app.decorate('drain', (graceMs: number) => {

@@ -22,16 +22,23 @@ function normalise(value: unknown, depth = 0): unknown {
 
 /** Strings are trimmed before validation, so "  " is refused where a value is required (docs/api.md). */
 export function registerInputNormalisation(app: FastifyInstance) {
-  app.addHook('preValidation', async (request) => {
-    if (request.body && typeof request.body === 'object' && !Buffer.isBuffer(request.body)) {
-      request.body = normalise(request.body);
+  // Written with `done` (no promise per call); a refusal is handed to done as the error.
+  app.addHook('preValidation', (request, _reply, done) => {
+    try {
+      if (request.body && typeof request.body === 'object' && !Buffer.isBuffer(request.body)) {
+        request.body = normalise(request.body);
+      }
+      if (request.query && typeof request.query === 'object') {
+        request.query = normalise(request.query);
+      }
+      // Path parameters are matched, not trimmed: only the NUL check applies to them.
+      for (const param of Object.values((request.params ?? {}) as Record<string, unknown>)) {
+        if (typeof param === 'string' && param.includes(NUL)) throw badRequest(HAS_NUL);
+      }
+    } catch (error) {
+      done(error as Error);
+      return;
     }
-    if (request.query && typeof request.query === 'object') {
-      request.query = normalise(request.query);
-    }
-    // Path parameters are matched, not trimmed: only the NUL check applies to them.
-    for (const param of Object.values((request.params ?? {}) as Record<string, unknown>)) {
-      if (typeof param === 'string' && param.includes(NUL)) throw badRequest(HAS_NUL);
-    }
+    done();
   });
 }

@@ -1,20 +1,57 @@
+import os from 'node:os';
 import { LogController, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import pino from 'pino';
 import type { Config } from '../config';
 
+/** Where JSON lines go: pino's asynchronous destination, or a stream (tests). */
+interface Lines {
+  write(line: string): unknown;
+}
+
+const INFO = 30;
+const LOGS_INFO = new Set(['info', 'debug', 'trace']);
+
+/**
+ * The access log's line of an answered request, exactly as pino writes it through Fastify's
+ * request serializers (level, time, pid, hostname, reqId, req, res, responseTime, msg), built as
+ * one string: pino's general path (a child logger's bindings, the serializers' objects, a
+ * stringify per value) was a quarter of the CPU of a call answered from memory, such as whoami.
+ */
+function accessLine(prefix: string, request: FastifyRequest, reply: FastifyReply): string {
+  const version = request.headers['accept-version'];
+  const port = request.socket?.remotePort;
+  return (
+    `{"level":${INFO},"time":${Date.now()},${prefix},"reqId":${JSON.stringify(request.id)},` +
+    `"req":{"method":${JSON.stringify(request.method)},"url":${JSON.stringify(request.url)},` +
+    `${typeof version === 'string' ? `"version":${JSON.stringify(version)},` : ''}"host":${JSON.stringify(request.host)},` +
+    `"remoteAddress":${JSON.stringify(request.ip)}${typeof port === 'number' ? `,"remotePort":${port}` : ''}},` +
+    `"res":{"statusCode":${reply.statusCode}},"responseTime":${reply.elapsedTime},"msg":"request completed"}\n`
+  );
+}
+
 /**
  * One log line per request, when it is answered (with its method and URL), instead of two.
  * `quietAssets`: the pages and their scripts, fonts and images answered fine are logged at debug,
- * so that a terminal shows what the API did instead of forty lines per page load.
+ * so that a terminal shows what the API did instead of forty lines per page load. `lines`: the
+ * JSON destination, to which an answered request's line is written directly (accessLine).
  */
 export class OneLinePerRequest extends LogController {
-  constructor(private readonly quietAssets: boolean) {
+  private readonly prefix = `"pid":${process.pid},"hostname":${JSON.stringify(os.hostname())}`;
+
+  constructor(
+    private readonly quietAssets: boolean,
+    private readonly lines: Lines | null = null,
+  ) {
     super();
   }
 
   incomingRequest() {}
 
   requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
+    if (!error && this.lines && !this.quietAssets) {
+      if (LOGS_INFO.has(request.log.level)) this.lines.write(accessLine(this.prefix, request, reply));
+      return;
+    }
     const line = { req: request, res: reply, responseTime: reply.elapsedTime };
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
     else if (this.quietAssets && reply.statusCode < 400 && !/^\/(api|res)\//.test(request.url)) reply.log.debug(line, 'request completed');
@@ -28,8 +65,9 @@ export class OneLinePerRequest extends LogController {
  * the server's CPU). A quiet server still shows its lines within a second; pino writes what is
  * left when the process exits, so only a kill -9 can lose the last second of log.
  */
-function jsonLines() {
-  const destination = pino.destination({ sync: false, minLength: 4096 });
+function jsonLines(to: NodeJS.WritableStream | number): Lines {
+  if (typeof to !== 'number') return to;
+  const destination = pino.destination({ dest: to, sync: false, minLength: 4096 });
   setInterval(() => {
     // flush() throws while the destination is still opening or once it is closed.
     try {
@@ -77,16 +115,16 @@ export async function createLogging(
   config: Pick<Config, 'logLevel'>,
   { terminal, destination = 1 }: { terminal: boolean; destination?: NodeJS.WritableStream | number },
 ): Promise<Logging> {
+  const lines = terminal ? null : jsonLines(destination);
   return {
     logger: {
       level: config.logLevel,
-      stream: terminal ? await readableLines(destination) : jsonLines(),
-      redact: {
-        paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
-        censor: '[redacted]',
-      },
+      stream: lines ?? (await readableLines(destination)),
+      // No redaction pass: the serializers Fastify applies to `req` and `res` write the method, URL,
+      // host, address and status, never a header, so a token or a cookie has no way into a line.
+      // Redacting paths that never occur cost every line a clone and a path parse (~1 % of a call).
     },
-    logController: new OneLinePerRequest(terminal),
+    logController: new OneLinePerRequest(terminal, lines),
   };
 }
 

@@ -1,4 +1,5 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import cookie from '@fastify/cookie';
+import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { WhoAmI } from '../../../../contract/admin';
@@ -18,6 +19,8 @@ function captchaIdOf(request: FastifyRequest): string | null {
 
 /** GET /res/captcha: the SVG image, its answer kept server-side and tied to this browser. */
 export const captchaRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = async (app, { auth }) => {
+  // Only the captcha and the sign-in read or set a cookie: parsed here, not on every call.
+  await app.register(cookie);
   app.get(
     '/captcha',
     {
@@ -43,19 +46,23 @@ export const captchaRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = a
 
 /** Sign-in calls under /api/admin. */
 export const sessionRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = async (app, { auth }) => {
-  app.post(
-    '/login',
-    {
-      config: { access: 'public' },
-      schema: {
-        tags: ['auth'],
-        summary: '管理员登录（开启两步验证的账号得到 challenge，再调用 /login/2fa）',
-        body: LoginBody,
-        response: responses(LoginAnswer),
+  // The sign-in reads the captcha's cookie; whoami and the rest never need one parsed.
+  await app.register(async (signIn) => {
+    await signIn.register(cookie);
+    signIn.withTypeProvider<TypeBoxTypeProvider>().post(
+      '/login',
+      {
+        config: { access: 'public' },
+        schema: {
+          tags: ['auth'],
+          summary: '管理员登录（开启两步验证的账号得到 challenge，再调用 /login/2fa）',
+          body: LoginBody,
+          response: responses(LoginAnswer),
+        },
       },
-    },
-    async (request) => ok(await auth.login(request.body, captchaIdOf(request), clientOf(request))),
-  );
+      async (request) => ok(await auth.login(request.body, captchaIdOf(request), clientOf(request))),
+    );
+  });
 
   app.post(
     '/login/2fa',

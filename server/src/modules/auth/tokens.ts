@@ -11,7 +11,9 @@ export interface TokenClaims {
 const ALGORITHM = 'HS256' as const;
 
 export function createTokens(secret: string) {
-  const verifier = createVerifier({ key: secret, algorithms: [ALGORITHM] });
+  // Every call checks its token: the outcome for a token seen lately (its claims, or its error) is
+  // kept by the token's own text, and fast-jwt still refuses a kept token once it has expired.
+  const verifier = createVerifier({ key: secret, algorithms: [ALGORITHM], cache: 1000, cacheKeyBuilder: (token) => token });
   return {
     sign(claims: TokenClaims, lifetimeMs: number): string {
       return createSigner({ key: secret, algorithm: ALGORITHM, expiresIn: lifetimeMs })({ ...claims });

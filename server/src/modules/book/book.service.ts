@@ -17,8 +17,19 @@ import type { TrashBin } from '../trash/trash.service';
 import type { TypeRepository } from '../type/type.repository';
 import type { BookChanges, BookRepository, BookRow } from './book.repository';
 
-function toBook({ id, ...row }: BookRow): Book {
-  return { _id: id, ...row };
+function toBook(row: BookRow): Book {
+  return {
+    _id: row.id,
+    bookTitle: row.bookTitle,
+    bookPic: row.bookPic,
+    downloadLink: row.downloadLink,
+    bookIntro: row.bookIntro,
+    scanNumber: row.scanNumber,
+    commentNumber: row.commentNumber,
+    onShelfDate: row.onShelfDate,
+    requirePoints: row.requirePoints,
+    typeId: row.typeId,
+  };
 }
 
 export type BookService = ReturnType<typeof createBookService>;

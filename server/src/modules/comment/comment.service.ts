@@ -38,7 +38,14 @@ function toComment(row: StoredComment): Comment {
 
 function toCommentRow(row: CommentListRow): CommentRow {
   return {
-    ...toComment(row),
+    _id: row.id,
+    userId: row.userId,
+    issueId: row.issueId,
+    bookId: row.bookId,
+    typeId: row.typeId,
+    commentContent: row.commentContent,
+    commentDate: row.commentDate,
+    commentType: row.commentType as CommentType,
     user: { _id: row.user.id, nickname: row.user.nickname, avatar: row.user.avatar },
     target: { _id: row.target.id, title: row.target.title },
   };

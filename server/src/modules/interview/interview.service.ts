@@ -15,8 +15,14 @@ import type { TrashBin } from '../trash/trash.service';
 import type { TypeRepository } from '../type/type.repository';
 import type { InterviewChanges, InterviewRepository, InterviewRow } from './interview.repository';
 
-function toInterview({ id, ...row }: InterviewRow): Interview {
-  return { _id: id, ...row };
+function toInterview(row: InterviewRow): Interview {
+  return {
+    _id: row.id,
+    interviewTitle: row.interviewTitle,
+    interviewContent: row.interviewContent,
+    onShelfDate: row.onShelfDate,
+    typeId: row.typeId,
+  };
 }
 
 export type InterviewService = ReturnType<typeof createInterviewService>;

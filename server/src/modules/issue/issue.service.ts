@@ -19,9 +19,10 @@ import type { TypeRepository } from '../type/type.repository';
 import type { UserRepository } from '../user/user.repository';
 import type { IssueRepository, IssueWithUser } from './issue.repository';
 
-function toIssue({ id, user, ...row }: IssueWithUser): Issue {
+function toIssue(row: IssueWithUser): Issue {
+  const { user } = row;
   return {
-    _id: id,
+    _id: row.id,
     issueTitle: row.issueTitle,
     issueContent: row.issueContent,
     scanNumber: row.scanNumber,

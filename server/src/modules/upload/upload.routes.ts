@@ -1,3 +1,4 @@
+import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { UPLOAD_MESSAGES, UploadedImage } from '../../../../contract/upload';
@@ -27,6 +28,8 @@ function isBrokenForm(error: unknown): boolean {
 
 /** POST /api/upload: one image in the multipart field `file`. */
 export const uploadRoutes: FastifyPluginAsyncTypebox<{ uploads: UploadService }> = async (app, { uploads }) => {
+  // Only this route reads a form: the parser (and the clean-up hook it adds to every answer) lives here.
+  await app.register(multipart);
   app.post(
     '/',
     {

@@ -18,8 +18,23 @@ import type { IssueRepository } from '../issue/issue.repository';
 import type { TrashBin } from '../trash/trash.service';
 import type { UserChanges, UserRepository, UserRow } from './user.repository';
 
-function toUser({ id, ...row }: UserRow): User {
-  return { _id: id, ...row };
+// Field by field rather than `{ _id: id, ...rest }`: a page maps ten rows per call, and a rest
+// copy of each was a per cent of a list call's CPU.
+function toUser(row: UserRow): User {
+  return {
+    _id: row.id,
+    loginId: row.loginId,
+    nickname: row.nickname,
+    avatar: row.avatar,
+    mail: row.mail,
+    qq: row.qq,
+    wechat: row.wechat,
+    intro: row.intro,
+    points: row.points,
+    enabled: row.enabled,
+    registerDate: row.registerDate,
+    lastLoginDate: row.lastLoginDate,
+  };
 }
 
 export type UserService = ReturnType<typeof createUserService>;
