@@ -227,9 +227,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       keepAlive: true,
       // JIT compiles a statement's expressions on every execution (a prepared statement keeps its
       // plan, not the machine code) once its estimated cost passes jit_above_cost: 20 ms on each
-      // search whose generic plan prices its walk branch at a tenth of the table
-      // (docs/decisions/0007-short-term-search.md). No statement here runs long enough to repay it.
-      options: '-c jit=off',
+      // search whose generic plan prices its walk branch at a tenth of the table. Parallel workers
+      // start before a branch's gate is tested, so a search started two for each branch it did not
+      // run: 10-40 ms on a busy 2-core machine (docs/decisions/0007-short-term-search.md). No
+      // statement here reads enough to repay either, and many requests at once share the cores.
+      options: '-c jit=off -c max_parallel_workers_per_gather=0',
     });
     // An idle client losing its connection (a database restart) must not crash the process.
     pool.on('error', (error) => options.onPoolError?.(error));
