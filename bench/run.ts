@@ -11,7 +11,7 @@ import { LATENCY_LISTS, measureLatencies } from './lib/latency';
 import { measure } from './lib/load';
 import { deepPageFor, parseOptions, ROOT, type BenchOptions } from './lib/options';
 import { captureCalls, inlinedStatements, pgbench, prepareBenchDatabase, runSeed, serverVersion } from './lib/postgres';
-import { startFloors, type Floors } from './lib/floor';
+import { measureSideBySide, startFloors, type Floors } from './lib/floor';
 import { describeMachine, printSummary, writeReport, type ApiRow, type Results, type Startup } from './lib/report';
 import { runScale } from './lib/scale';
 import { getJson, peakRssDuring, signIn, startMeasured, startServer, type BenchServer } from './lib/server';
@@ -67,13 +67,11 @@ async function runScenarios(
   const rows: ApiRow[] = [];
   const one = async (scenario: Scenario) => {
     console.error(`  ${database}: ${scenario.label}`);
-    const load = (target: { url: string; pid: number }) =>
-      measure(`${target.url}${scenario.path}`, token, target.pid, options.connections, options.duration, options.warmup);
-    const http = await load(server);
-    // The same call on the product that looks every session up, and on the two floors (lib/floor.ts).
-    const sessionInDb = limits && (await load(limits.sessionInDb));
-    const floor = limits && (await load(limits.floors.floor));
-    const listOnlyFloor = limits && (await load(limits.floors.listOnly));
+    // With the floors: the product, the product that looks every session up and the two floors
+    // in turn, in rounds (lib/floor.ts).
+    const [http, sessionInDb, floor, listOnlyFloor] = limits
+      ? await measureSideBySide(scenario.path, token, [server, limits.sessionInDb, limits.floors.floor, limits.floors.listOnly], options)
+      : [await measure(`${server.url}${scenario.path}`, token, server.pid, options.connections, options.duration, options.warmup)];
     const statements = limits?.statements.get(scenario.path);
     const limit = limits && statements ? pgbench(limits.url, statements, options.connections, options.duration, options.warmup) : undefined;
     rows.push({

@@ -1,11 +1,13 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ImagePath, LoginId } from './fields';
+import { ImagePath, IntegerOf, LoginId } from './fields';
 import { Id } from './ids';
 
 export const Permission = Type.Union([Type.Literal(1), Type.Literal(2)], {
   description: '1 超级管理员，2 普通管理员',
 });
 export type Permission = Static<typeof Permission>;
+/** The same, as answers carry it (see IntegerOf). */
+const AnsweredPermission = IntegerOf<Permission>([1, 2], { description: Permission.description });
 
 export const Admin = Type.Object(
   {
@@ -13,7 +15,7 @@ export const Admin = Type.Object(
     loginId: Type.String(),
     nickname: Type.String(),
     avatar: Type.String(),
-    permission: Permission,
+    permission: AnsweredPermission,
     enabled: Type.Boolean(),
     createdAt: Type.Integer({ description: 'epoch 毫秒' }),
     twoFactorEnabled: Type.Optional(Type.Boolean({ description: '是否已开启两步验证（服务器总会给出）' })),

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { HtmlField } from './fields';
-import { Id, RefId } from './ids';
+import { HtmlField, IntegerOf } from './fields';
+import { Id, NullableRefId, RefId } from './ids';
 import { IdFilter, PageQuery, TextFilter } from './paging';
 import { UserSummary } from './user';
 
@@ -11,12 +11,13 @@ export const Comment = Type.Object(
   {
     _id: Id,
     userId: RefId,
-    issueId: Type.Union([RefId, Type.Null()]),
-    bookId: Type.Union([RefId, Type.Null()]),
+    issueId: NullableRefId,
+    bookId: NullableRefId,
     typeId: RefId,
     commentContent: Type.String({ description: '已净化的 HTML' }),
     commentDate: Type.Integer({ description: 'epoch 毫秒' }),
-    commentType: CommentType,
+    // As answers carry it (see IntegerOf); requests keep the union above.
+    commentType: IntegerOf<CommentType>([1, 2], { description: CommentType.description }),
   },
   { title: 'Comment' },
 );

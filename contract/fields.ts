@@ -1,5 +1,13 @@
 import { Type } from '@sinclair/typebox';
 
+/**
+ * In an answer, one of a few integers (a permission, a comment type): an `enum` rather than a union
+ * of constants, which the server's serializer would try branch by branch with a validator for every
+ * value it writes. What a request may send keeps its union (and its validation messages).
+ */
+export const IntegerOf = <T extends number>(values: readonly T[], options: { description?: string } = {}) =>
+  Type.Unsafe<T>({ type: 'integer', enum: [...values], ...options });
+
 /** An account name (admins and users alike): no spaces. */
 export const LoginId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[^\\s]+$' });
 

@@ -11,8 +11,8 @@ import { createInterface } from 'node:readline';
 import { build } from 'esbuild';
 import { Client } from 'pg';
 import { DEFAULT_POOL_SIZE } from '../../server/src/db/client';
-import type { LoadResult } from './load';
-import { ROOT } from './options';
+import { measure, type LoadResult } from './load';
+import { ROOT, type BenchOptions } from './options';
 import type { CapturedCall } from './postgres';
 import type { ApiRow, Target } from './report';
 
@@ -209,6 +209,45 @@ export async function startFloors(databaseUrl: string, calls: Map<string, Captur
       await Promise.all([floor.stop(), listOnly.stop()]);
     },
   };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/**
+ * One call loaded on several servers in turn, in rounds (up to 4, of at least 2 s each) that
+ * together last `duration`: a neighbour that loads the shared machine for a while weighs on all
+ * of them alike instead of on whichever ran then. Each server is warmed up once, before its first
+ * round. Per server: req/s and CPU per request over all its rounds, p50 and p99 the median of
+ * the rounds'.
+ */
+export async function measureSideBySide(
+  target: string,
+  token: string,
+  servers: Array<{ url: string; pid: number }>,
+  options: Pick<BenchOptions, 'connections' | 'duration' | 'warmup'>,
+): Promise<LoadResult[]> {
+  const rounds = Math.max(1, Math.min(4, Math.floor(options.duration / 2)));
+  const seconds = options.duration / rounds;
+  const runs: LoadResult[][] = servers.map(() => []);
+  for (let round = 0; round < rounds; round++) {
+    for (const [i, server] of servers.entries()) {
+      runs[i].push(
+        await measure(`${server.url}${target}`, token, server.pid, options.connections, seconds, round === 0 ? options.warmup : 0),
+      );
+    }
+  }
+  return runs.map((results) => {
+    const requests = results.reduce((sum, r) => sum + r.requests, 0);
+    const cpu = results.reduce((sum, r) => sum + (r.requests ? r.serverCpuMs * r.requests : 0), 0);
+    return {
+      rps: requests / options.duration,
+      serverCpuMs: requests ? cpu / requests : Number.NaN,
+      p50: median(results.map((r) => r.p50)),
+      p99: median(results.map((r) => r.p99)),
+      failures: results.reduce((sum, r) => sum + r.failures, 0),
+      requests,
+    };
+  });
 }
 
 // The calls issue 15 sets the framework targets for (every PostgreSQL call the bench loads but one book by id).

@@ -250,7 +250,7 @@ export function renderMarkdown(results: Results, notes: string | null, failure: 
       '',
       'Beside the product, two floor servers (bench/floor/server.ts: Fastify and node-postgres, nothing else) send the statements captured from the product for the call and answer the same JSON: ' +
         '"floor" with the token check, "list-only floor" without it. "product, session looked up in the database" is the product started with SESSIONS_IN_MEMORY=false, which sends the same statements as the floor. ' +
-        'Each is loaded in turn, for the same time and at the same concurrency, in the same run as pgbench.',
+        'The four are loaded in turn, in rounds (up to 4, together as long as one load run), at the same concurrency, in the same run as pgbench.',
       '',
       floors,
       '',
