@@ -37,18 +37,10 @@ function toComment(row: StoredComment): Comment {
 }
 
 function toCommentRow(row: CommentListRow): CommentRow {
-  return {
-    _id: row.id,
-    userId: row.userId,
-    issueId: row.issueId,
-    bookId: row.bookId,
-    typeId: row.typeId,
-    commentContent: row.commentContent,
-    commentDate: row.commentDate,
-    commentType: row.commentType as CommentType,
+  return Object.assign(toComment(row), {
     user: { _id: row.user.id, nickname: row.user.nickname, avatar: row.user.avatar },
     target: { _id: row.target.id, title: row.target.title },
-  };
+  });
 }
 
 export type CommentService = ReturnType<typeof createCommentService>;
