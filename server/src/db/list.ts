@@ -10,8 +10,8 @@ import { direct } from './prepared';
 /**
  * One declarative definition per paged list, in front of everything that makes the lists fast:
  * prepared statements per combination of filters, the kept counts (list_counts), deep pages by
- * kept buckets of dates (list_buckets) and the page-of-ids-first query shape. Adding a filter to a list is one
- * line in its definition.
+ * kept buckets of dates (list_buckets) and the page-of-ids-first query shape. Adding a filter to
+ * a list is one line in its definition.
  */
 
 /**
