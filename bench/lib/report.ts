@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ExportRow } from './export';
-import { latencySection, latencyTargets, type LatencyRow } from './latency';
+import { deepPageTargets, latencySection, latencyTargets, type LatencyRow } from './latency';
 import type { LoadResult } from './load';
 import type { BenchOptions } from './options';
 import type { PgbenchResult } from './postgres';
@@ -108,6 +108,7 @@ function targets(results: Results): Target[] {
     });
   }
   out.push(...latencyTargets(results.latencies));
+  out.push(...deepPageTargets(results.latencies));
   const embeddedFirst = results.api.find((r) => r.database === 'embedded' && r.label.startsWith('user list, page 1'));
   if (embeddedFirst) {
     out.push({
