@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { TOTP } from 'otpauth';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { call, login } from '../server/test/live/client';
-import { ADMIN_LOGIN, ADMIN_PASSWORD, expectMessage, launchBrowser, signIn, startServer, type RunningServer } from './support';
+import { ADMIN_LOGIN, ADMIN_PASSWORD, browserSuite, signIn, expectMessage, type RunningServer } from './support';
 
 /*
  * Issue 13 in a real browser against the real server: two-step sign-in set up from 个人设置 with a
@@ -12,27 +12,10 @@ import { ADMIN_LOGIN, ADMIN_PASSWORD, expectMessage, launchBrowser, signIn, star
  */
 
 let server: RunningServer;
-let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-beforeEach(async () => {
-  context = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1280, height: 800 } });
-  page = await context.newPage();
-});
-
-afterEach(async () => {
-  await context?.close();
+browserSuite({ context: { viewport: { width: 1280, height: 800 } }, stepTimeoutMs: 30_000, root: false }, (suite) => {
+  ({ server, page } = suite);
 });
 
 async function shot(name: string) {

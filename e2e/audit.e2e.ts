@@ -1,50 +1,23 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import {
-  ADMIN_LOGIN,
-  ADMIN_PASSWORD,
-  apiSignIn,
-  expectMessage,
-  launchBrowser,
-  signIn,
-  startServer,
-  type ApiClient,
-  type RunningServer,
-} from './support';
+import type { Page } from 'playwright-core';
+import { browserSuite, signIn, expectMessage, type RunningServer, type ApiClient, type Saved } from './support';
 
 const EDITOR_LOGIN = 'e2e-auditor';
 const EDITOR_PASSWORD = 'auditor-password';
 
 let server: RunningServer;
-let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 let root: ApiClient;
 
-interface Saved {
-  _id: string;
-}
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  root = await apiSignIn(server.url, ADMIN_LOGIN, ADMIN_PASSWORD);
-  await root.call('POST', '/api/admin', { loginId: EDITOR_LOGIN, loginPwd: EDITOR_PASSWORD, nickname: 'e2e 审核', permission: 2 });
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-beforeEach(async () => {
-  context = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1440, height: 900 } });
-  page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-});
-
-afterEach(async () => {
-  await context?.close();
-});
+browserSuite(
+  {
+    setup: async (admin) => {
+      await admin.call('POST', '/api/admin', { loginId: EDITOR_LOGIN, loginPwd: EDITOR_PASSWORD, nickname: 'e2e 审核', permission: 2 });
+    },
+  },
+  (suite) => {
+    ({ server, page, root } = suite);
+  },
+);
 
 async function signInAsEditor() {
   await signIn(page, server.url, EDITOR_LOGIN, EDITOR_PASSWORD);

@@ -1,71 +1,41 @@
 import zlib from 'node:zlib';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import {
   ADMIN_LOGIN,
   ADMIN_PASSWORD,
-  apiSignIn,
-  expectMessage,
-  launchBrowser,
+  browserSuite,
+  eventually,
+  button,
   signIn,
-  startServer,
-  type ApiClient,
+  expectMessage,
   type RunningServer,
+  type ApiClient,
+  type Saved,
 } from './support';
 
 const EDITOR_LOGIN = 'e2e-editor';
 const EDITOR_PASSWORD = 'editor-password';
 
 let server: RunningServer;
-let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let root: ApiClient;
 
-interface Saved {
-  _id: string;
-}
-
-/** Retries `read` until it gives `expected` (the screens update after their calls return). */
-async function eventually<T>(read: () => Promise<T>, expected: T, timeout = 10_000): Promise<void> {
-  const deadline = Date.now() + timeout;
-  let last: T = await read();
-  while (last !== expected && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 250));
-    last = await read();
-  }
-  expect(last).toBe(expected);
-}
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  root = await apiSignIn(server.url, ADMIN_LOGIN, ADMIN_PASSWORD);
-  await root.call('POST', '/api/admin', { loginId: EDITOR_LOGIN, loginPwd: EDITOR_PASSWORD, nickname: 'e2e 编辑', permission: 2 });
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-beforeEach(async () => {
-  context = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1440, height: 900 } });
-  page = await context.newPage();
-  // A step that cannot happen fails on its own locator, well before the test's time runs out.
-  page.setDefaultTimeout(15_000);
-});
-
-afterEach(async () => {
-  await context?.close();
-});
+browserSuite(
+  {
+    setup: async (admin) => {
+      await admin.call('POST', '/api/admin', { loginId: EDITOR_LOGIN, loginPwd: EDITOR_PASSWORD, nickname: 'e2e 编辑', permission: 2 });
+    },
+  },
+  (suite) => {
+    ({ server, context, page, root } = suite);
+  },
+);
 
 async function signInAs(loginId: string, password: string) {
   await signIn(page, server.url, loginId, password);
   await page.waitForURL(/\/home$/);
 }
-
-/** antd puts a space between two Chinese characters on a button: 「查 询」. */
-const button = (scope: Page | Locator, text: string) => scope.getByRole('button', { name: new RegExp(`^${text.split('').join('\\s*')}$`) });
 
 /** The open Popconfirm's OK button (its primary one). */
 const confirmPopup = () => page.locator('.ant-popconfirm:visible .ant-btn-primary').last();

@@ -1,47 +1,32 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, ROOT, signIn, startServer, type RunningServer } from './support';
+import type { Page } from 'playwright-core';
+import { browserSuite, ROOT, signIn, type RunningServer } from './support';
 
 const SAMPLE = path.join(ROOT, 'server/test/fixtures/coderstation-sample');
 
 let server: RunningServer;
-let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 
-beforeAll(async () => {
-  // As the README says: import into a fresh data folder, then the first start.
-  server = await startServer(
-    {},
-    {
-      prepare: (dataDir) => {
-        const run = spawnSync(
-          path.join(ROOT, 'node_modules/.bin/tsx'),
-          [path.join(ROOT, 'server/src/import/cli.ts'), path.join(SAMPLE, 'dump.js'), '--static', path.join(SAMPLE, 'static')],
-          { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' }, encoding: 'utf8', timeout: 120_000 },
-        );
-        if (run.status !== 0) throw new Error(`import failed (${run.status}):\n${run.stdout}\n${run.stderr}`);
-      },
+browserSuite(
+  {
+    // As the README says: import into a fresh data folder, then the first start. The imported
+    // admins are the only ones: there is no first super admin to sign in through the API.
+    prepare: (dataDir) => {
+      const run = spawnSync(
+        path.join(ROOT, 'node_modules/.bin/tsx'),
+        [path.join(ROOT, 'server/src/import/cli.ts'), path.join(SAMPLE, 'dump.js'), '--static', path.join(SAMPLE, 'static')],
+        { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' }, encoding: 'utf8', timeout: 120_000 },
+      );
+      if (run.status !== 0) throw new Error(`import failed (${run.status}):\n${run.stdout}\n${run.stderr}`);
     },
-  );
-  browser = await launchBrowser();
-}, 240_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-beforeEach(async () => {
-  context = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1440, height: 900 } });
-  page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-});
-
-afterEach(async () => {
-  await context?.close();
-});
+    root: false,
+    setupTimeoutMs: 240_000,
+  },
+  (suite) => {
+    ({ server, page } = suite);
+  },
+);
 
 it('an imported admin signs in with the old password and finds an imported book with its cover', async () => {
   await signIn(page, server.url, 'station', '123456');

@@ -1,37 +1,11 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import {
-  ADMIN_LOGIN,
-  ADMIN_PASSWORD,
-  expectMessage,
-  launchBrowser,
-  recordMessages,
-  signIn,
-  startServer,
-  type RunningServer,
-} from './support';
+import type { Page } from 'playwright-core';
+import { ADMIN_LOGIN, ADMIN_PASSWORD, browserSuite, signIn, expectMessage, recordMessages, type RunningServer } from './support';
 
 let server: RunningServer;
-let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-beforeEach(async () => {
-  context = await browser.newContext({ locale: 'zh-CN' });
-  page = await context.newPage();
-});
-
-afterEach(async () => {
-  await context?.close();
+browserSuite({ context: { viewport: { width: 1280, height: 720 } }, stepTimeoutMs: 30_000, root: false }, (suite) => {
+  ({ server, page } = suite);
 });
 
 const menu = () => page.locator('.ant-pro-sider, .ant-layout-sider').first();

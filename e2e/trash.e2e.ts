@@ -1,63 +1,17 @@
 import fs from 'node:fs';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import {
-  ADMIN_LOGIN,
-  ADMIN_PASSWORD,
-  apiSignIn,
-  expectMessage,
-  launchBrowser,
-  signIn,
-  startServer,
-  type ApiClient,
-  type RunningServer,
-} from './support';
+import type { Page } from 'playwright-core';
+import { browserSuite, eventually, button, expectMessage, type RunningServer, type ApiClient, type Saved } from './support';
 
 let server: RunningServer;
-let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 let root: ApiClient;
 
-interface Saved {
-  _id: string;
-}
-
-async function eventually<T>(read: () => Promise<T>, expected: T, timeout = 10_000): Promise<void> {
-  const deadline = Date.now() + timeout;
-  let last: T = await read();
-  while (last !== expected && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 250));
-    last = await read();
-  }
-  expect(last).toBe(expected);
-}
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  root = await apiSignIn(server.url, ADMIN_LOGIN, ADMIN_PASSWORD);
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-beforeEach(async () => {
-  context = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1440, height: 900 }, acceptDownloads: true });
-  page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  await signIn(page, server.url, ADMIN_LOGIN, ADMIN_PASSWORD);
-  await page.waitForURL(/\/home$/);
-});
-
-afterEach(async () => {
-  await context?.close();
+browserSuite({ context: { acceptDownloads: true }, signedIn: true }, (suite) => {
+  ({ server, page, root } = suite);
 });
 
 jest.setTimeout(120_000);
 
-const button = (scope: Page | Locator, text: string) => scope.getByRole('button', { name: new RegExp(`^${text.split('').join('\\s*')}$`) });
 const confirmPopup = () => page.locator('.ant-popconfirm:visible .ant-btn-primary').last();
 const tableRow = (text: string) => page.locator('.ant-table-tbody tr', { hasText: text });
 
