@@ -2,7 +2,8 @@ import path from 'node:path';
 import { TOTP } from 'otpauth';
 import type { Page } from 'playwright-core';
 import { call, login } from '../server/test/live/client';
-import { ADMIN_LOGIN, ADMIN_PASSWORD, browserSuite, signIn, expectMessage, type RunningServer } from './support';
+import { ADMIN_LOGIN, ADMIN_PASSWORD, signIn, expectMessage, type RunningServer } from './support';
+import { browserSuite } from './suite';
 
 /*
  * Issue 13 in a real browser against the real server: two-step sign-in set up from 个人设置 with a

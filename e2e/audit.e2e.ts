@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
-import { browserSuite, signIn, expectMessage, type RunningServer, type ApiClient, type Saved } from './support';
+import { signIn, expectMessage, type RunningServer, type ApiClient } from './support';
+import { browserSuite, type Saved } from './suite';
 
 const EDITOR_LOGIN = 'e2e-auditor';
 const EDITOR_PASSWORD = 'auditor-password';

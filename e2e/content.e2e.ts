@@ -1,17 +1,7 @@
 import zlib from 'node:zlib';
 import type { BrowserContext, Page } from 'playwright-core';
-import {
-  ADMIN_LOGIN,
-  ADMIN_PASSWORD,
-  browserSuite,
-  eventually,
-  button,
-  signIn,
-  expectMessage,
-  type RunningServer,
-  type ApiClient,
-  type Saved,
-} from './support';
+import { ADMIN_LOGIN, ADMIN_PASSWORD, signIn, expectMessage, type RunningServer, type ApiClient } from './support';
+import { browserSuite, eventually, button, type Saved } from './suite';
 
 const EDITOR_LOGIN = 'e2e-editor';
 const EDITOR_PASSWORD = 'editor-password';

@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { browserSuite, ROOT, signIn, type RunningServer } from './support';
+import { ROOT, signIn, type RunningServer } from './support';
+import { browserSuite } from './suite';
 
 const SAMPLE = path.join(ROOT, 'server/test/fixtures/coderstation-sample');
 

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
-import { ADMIN_LOGIN, ADMIN_PASSWORD, browserSuite, signIn, expectMessage, recordMessages, type RunningServer } from './support';
+import { ADMIN_LOGIN, ADMIN_PASSWORD, signIn, expectMessage, recordMessages, type RunningServer } from './support';
+import { browserSuite } from './suite';
 
 let server: RunningServer;
 let page: Page;

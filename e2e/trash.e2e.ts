@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type { Page } from 'playwright-core';
-import { browserSuite, eventually, button, expectMessage, type RunningServer, type ApiClient, type Saved } from './support';
+import { expectMessage, type RunningServer, type ApiClient } from './support';
+import { browserSuite, eventually, button, type Saved } from './suite';
 
 let server: RunningServer;
 let page: Page;
