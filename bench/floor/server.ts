@@ -13,7 +13,7 @@ import pg from 'pg';
 import type { FloorSpec } from '../lib/floor';
 
 const spec = JSON.parse(fs.readFileSync(process.argv[2], 'utf8')) as FloorSpec;
-const pool = new pg.Pool({ connectionString: spec.databaseUrl, max: spec.poolSize, keepAlive: true });
+const pool = new pg.Pool({ connectionString: spec.databaseUrl, max: spec.poolSize, keepAlive: true, options: spec.connectionOptions });
 const calls = new Map(
   spec.calls.map((call) => [
     call.url,

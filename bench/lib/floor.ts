@@ -10,7 +10,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { build } from 'esbuild';
 import { Client } from 'pg';
-import { DEFAULT_POOL_SIZE } from '../../server/src/db/client';
+import { DEFAULT_POOL_SIZE, SESSION_SETTINGS } from '../../server/src/db/client';
 import { measure, type LoadResult } from './load';
 import { ROOT, type BenchOptions } from './options';
 import type { CapturedCall } from './postgres';
@@ -20,6 +20,8 @@ import type { ApiRow, Target } from './report';
 export interface FloorSpec {
   databaseUrl: string;
   poolSize: number;
+  /** The product's connection settings (SESSION_SETTINGS): the same plans' costs on both sides. */
+  connectionOptions: string;
   calls: Array<{ url: string; statements: Array<{ name: string; text: string; values: unknown[] }>; answer: string }>;
 }
 
@@ -111,8 +113,8 @@ export async function floorSpecs(databaseUrl: string, calls: Map<string, Capture
   const client = new Client({ connectionString: databaseUrl });
   await client.connect();
   const specs: Record<FloorKind, FloorSpec> = {
-    floor: { databaseUrl, poolSize: DEFAULT_POOL_SIZE, calls: [] },
-    listOnly: { databaseUrl, poolSize: DEFAULT_POOL_SIZE, calls: [] },
+    floor: { databaseUrl, poolSize: DEFAULT_POOL_SIZE, connectionOptions: SESSION_SETTINGS, calls: [] },
+    listOnly: { databaseUrl, poolSize: DEFAULT_POOL_SIZE, connectionOptions: SESSION_SETTINGS, calls: [] },
   };
   try {
     for (const [url, call] of calls) {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { buildApp } from '../../server/src/app';
 import { loadConfig } from '../../server/src/config';
-import { openDatabase } from '../../server/src/db/client';
+import { openDatabase, SESSION_SETTINGS } from '../../server/src/db/client';
 import { ADMIN_LOGIN, ADMIN_PASSWORD, CAPTCHA } from './server';
 import { ROOT } from './options';
 
@@ -75,29 +75,47 @@ export async function runSeed(sizes: SeedSizes, env: { DATABASE_URL: string } | 
   return (performance.now() - started) / 1000;
 }
 
+/** The seconds the seeding of a kept database took, written on the database itself when it was seeded. */
+async function recordedSeedSeconds(adminUrl: string, name: string): Promise<number | null> {
+  return withClient(adminUrl, async (client) => {
+    const { rows } = await client.query('select shobj_description(oid, $2) as note from pg_database where datname = $1', [
+      name,
+      'pg_database',
+    ]);
+    const seconds = Number(/seeded in ([\d.]+) s/.exec(String(rows[0]?.note ?? ''))?.[1]);
+    return Number.isFinite(seconds) ? seconds : null;
+  });
+}
+
 /**
  * A fresh `bench` database seeded to `sizes`, or the existing one when `keep` is set and it already
- * holds exactly that. Only this one database is ever dropped.
+ * holds exactly that. Only this one database is ever dropped. `seedSeconds` is the seeding's time
+ * either way (a kept database carries it in its comment; null if it was seeded before that was
+ * written), `reused` says which.
  */
 export async function prepareBenchDatabase(
   adminUrl: string,
   name: string,
   sizes: SeedSizes,
   keep: boolean,
-): Promise<{ url: string; seedSeconds: number | null }> {
+): Promise<{ url: string; seedSeconds: number | null; reused: boolean }> {
   const url = databaseUrl(adminUrl, name);
   if (keep) {
     const current = await currentSizes(adminUrl, name);
     if (current && (Object.keys(sizes) as Array<keyof SeedSizes>).every((key) => current[key] === sizes[key])) {
       console.error(`reusing database "${name}" (${JSON.stringify(current)})`);
-      return { url, seedSeconds: null };
+      return { url, seedSeconds: await recordedSeedSeconds(adminUrl, name), reused: true };
     }
   }
   await withClient(adminUrl, async (client) => {
     await client.query(`drop database if exists "${name}" with (force)`);
     await client.query(`create database "${name}"`);
   });
-  return { url, seedSeconds: await runSeed(sizes, { DATABASE_URL: url }) };
+  const seedSeconds = await runSeed(sizes, { DATABASE_URL: url });
+  await withClient(adminUrl, (client) =>
+    client.query(`comment on database "${name}" is 'seeded in ${seedSeconds.toFixed(1)} s on ${new Date().toISOString()}'`),
+  );
+  return { url, seedSeconds, reused: false };
 }
 
 function literal(value: unknown): string {
@@ -226,7 +244,8 @@ function pgbenchOnce(url: string, script: string, connections: number, seconds: 
   args.push(target.pathname.slice(1));
   const result = spawnSync(pgbenchBinary(), args, {
     encoding: 'utf8',
-    env: { ...process.env, PGPASSWORD: decodeURIComponent(target.password) },
+    // The product's connection settings (no JIT, no parallel workers): the same plans' costs.
+    env: { ...process.env, PGPASSWORD: decodeURIComponent(target.password), PGOPTIONS: SESSION_SETTINGS },
     maxBuffer: 16 * 1024 * 1024,
   });
   if (result.status !== 0) throw new Error(`pgbench failed: ${result.stderr}`);

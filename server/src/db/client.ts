@@ -202,6 +202,17 @@ function poolClient({ boundMs, onWrite }: { boundMs: number | null; onWrite: (()
  */
 const EMBEDDED_SETTINGS = ['shared_buffers=8MB', 'max_connections=8'];
 
+/**
+ * The settings of every connection to PostgreSQL (the benchmark's floor and pgbench use them too).
+ * JIT compiles a statement's expressions on every execution (a prepared statement keeps its plan,
+ * not the machine code) once its estimated cost passes jit_above_cost: 20 ms on each search whose
+ * generic plan prices its walk branch at a tenth of the table. Parallel workers start before a
+ * branch's gate is tested, so a search started two for each branch it did not run: 10-40 ms on a
+ * busy 2-core machine (docs/decisions/0007-short-term-search.md). No statement here reads enough
+ * to repay either, and many requests at once share the cores.
+ */
+export const SESSION_SETTINGS = '-c jit=off -c max_parallel_workers_per_gather=0';
+
 /** Connections a server process keeps to PostgreSQL (the benchmark's floor uses as many). */
 export const DEFAULT_POOL_SIZE = 10;
 
@@ -225,13 +236,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       }),
       // A connection whose peer vanished without closing it is noticed instead of hanging.
       keepAlive: true,
-      // JIT compiles a statement's expressions on every execution (a prepared statement keeps its
-      // plan, not the machine code) once its estimated cost passes jit_above_cost: 20 ms on each
-      // search whose generic plan prices its walk branch at a tenth of the table. Parallel workers
-      // start before a branch's gate is tested, so a search started two for each branch it did not
-      // run: 10-40 ms on a busy 2-core machine (docs/decisions/0007-short-term-search.md). No
-      // statement here reads enough to repay either, and many requests at once share the cores.
-      options: '-c jit=off -c max_parallel_workers_per_gather=0',
+      options: SESSION_SETTINGS,
     });
     // An idle client losing its connection (a database restart) must not crash the process.
     pool.on('error', (error) => options.onPoolError?.(error));
