@@ -140,11 +140,10 @@ async function main() {
         books: options.books,
         interviews: options.interviews,
       };
-      const { url, seedSeconds } = await prepareBenchDatabase(options.adminUrl, options.benchDb, sizes, options.keep);
+      const { url, seedSeconds, reused } = await prepareBenchDatabase(options.adminUrl, options.benchDb, sizes, options.keep);
+      const took = seedSeconds === null ? '' : `\`npm run seed\` took ${seedSeconds.toFixed(0)} s`;
       results.seeding.push(
-        seedSeconds === null
-          ? 'PostgreSQL: reused the bench database seeded earlier (--keep)'
-          : `PostgreSQL: \`npm run seed\` took ${seedSeconds.toFixed(0)} s`,
+        reused ? `PostgreSQL: reused the bench database seeded earlier (--keep)${took && `; ${took} then`}` : `PostgreSQL: ${took}`,
       );
       const { server, startupMs } = await startMeasured({ DATABASE_URL: url }, path.join(work, 'server-postgres.log'), STARTS);
       running.push(server);

@@ -34,8 +34,10 @@ interface Call {
 
 interface SizeResult {
   sizes: SeedSizes;
-  /** Seconds `npm run seed` took, or null when the database was reused (--keep). */
+  /** Seconds `npm run seed` took (when the database was made, if it was reused), null if unknown. */
   seedSeconds: number | null;
+  /** The database was seeded by an earlier run and kept (--keep). */
+  reused: boolean;
   databaseBytes: number;
   calls: Array<Call & { http: LoadResult }>;
 }
@@ -77,7 +79,7 @@ async function measureSize(options: BenchOptions, users: number, work: string): 
   const sizes = scaleSizes(users);
   const name = `${options.scaleDatabase}_${users}`;
   console.error(`scale: ${users.toLocaleString('en')} users: preparing database "${name}"`);
-  const { url, seedSeconds } = await prepareBenchDatabase(options.adminUrl, name, sizes, options.keep);
+  const { url, seedSeconds, reused } = await prepareBenchDatabase(options.adminUrl, name, sizes, options.keep);
   const server = await startServer({ DATABASE_URL: url }, path.join(work, `server-${users}.log`));
   try {
     const token = await signIn(server.url);
@@ -87,7 +89,7 @@ async function measureSize(options: BenchOptions, users: number, work: string): 
       const http = await measure(`${server.url}${call.path}`, token, server.pid, options.connections, options.duration, options.warmup);
       calls.push({ ...call, http });
     }
-    return { sizes, seedSeconds, databaseBytes: await databaseBytes(url), calls };
+    return { sizes, seedSeconds, reused, databaseBytes: await databaseBytes(url), calls };
   } finally {
     await server.stop();
   }
@@ -124,7 +126,7 @@ export function renderScale(options: BenchOptions, machine: Record<string, strin
         r.sizes.comments.toLocaleString('en'),
         r.sizes.books.toLocaleString('en'),
         r.sizes.interviews.toLocaleString('en'),
-        r.seedSeconds === null ? 'reused (--keep)' : `${r.seedSeconds.toFixed(0)} s`,
+        r.seedSeconds === null ? 'reused (--keep)' : `${r.seedSeconds.toFixed(0)} s${r.reused ? ' (an earlier run; reused)' : ''}`,
         r.seedSeconds === null ? '—' : Math.round(rows(r.sizes) / r.seedSeconds).toLocaleString('en'),
         gb(r.databaseBytes),
       ]),
