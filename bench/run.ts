@@ -141,10 +141,8 @@ async function main() {
         interviews: options.interviews,
       };
       const { url, seedSeconds, reused } = await prepareBenchDatabase(options.adminUrl, options.benchDb, sizes, options.keep);
-      const took = seedSeconds === null ? '' : `\`npm run seed\` took ${seedSeconds.toFixed(0)} s`;
-      results.seeding.push(
-        reused ? `PostgreSQL: reused the bench database seeded earlier (--keep)${took && `; ${took} then`}` : `PostgreSQL: ${took}`,
-      );
+      const took = seedSeconds === null ? 'when is not recorded' : `\`npm run seed\` took ${seedSeconds.toFixed(0)} s`;
+      results.seeding.push(`PostgreSQL: ${reused ? `reused the bench database seeded earlier (--keep); ${took} then` : took}`);
       const { server, startupMs } = await startMeasured({ DATABASE_URL: url }, path.join(work, 'server-postgres.log'), STARTS);
       running.push(server);
       const token = await signIn(server.url);

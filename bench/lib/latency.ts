@@ -100,6 +100,18 @@ export interface LatencyRow {
   count: number;
   /** The answer's count is an estimate (`countEstimated`), beyond the exact counting's cap. */
   estimated: boolean;
+  /** For a last page: the row of the same request's page 1 (item 6 compares the two). */
+  pageOne: LatencyRow | null;
+}
+
+/** The rows of each database and list, in the order measured. */
+function byList(rows: LatencyRow[]): Map<string, LatencyRow[]> {
+  const groups = new Map<string, LatencyRow[]>();
+  for (const row of rows) {
+    const key = `${row.database}: ${row.list}`;
+    groups.set(key, [...(groups.get(key) ?? []), row]);
+  }
+  return groups;
 }
 
 interface PageAnswer {
@@ -147,25 +159,40 @@ export async function measureLatencies(
   { warmup, requests }: { warmup: number; requests: number },
 ): Promise<LatencyRow[]> {
   const rows: LatencyRow[] = [];
-  const one = async (list: string, request: string, path: string) => {
+  const one = async (list: string, request: string, path: string, pageOne: LatencyRow | null = null) => {
     const { p50, p99, failed, page } = await measureOne(`${server.url}${path}`, token, warmup, requests);
-    rows.push({ database, list, request, path, p50, p99, requests, failed, count: page.count, estimated: page.countEstimated === true });
-    return page;
+    const row = {
+      database,
+      list,
+      request,
+      path,
+      p50,
+      p99,
+      requests,
+      failed,
+      count: page.count,
+      estimated: page.countEstimated === true,
+      pageOne,
+    };
+    rows.push(row);
+    return { row, page };
   };
   for (const spec of lists) {
     console.error(`  ${database}: single requests, ${spec.list}`);
     const first = await one(spec.list, 'page 1', `${spec.path}?current=1&pageSize=10`);
-    const last = Math.max(1, first.totalPage);
-    await one(spec.list, `last page (${last.toLocaleString('en')})`, `${spec.path}?current=${last}&pageSize=10`);
+    const last = Math.max(1, first.page.totalPage);
+    await one(spec.list, `last page (${last.toLocaleString('en')})`, `${spec.path}?current=${last}&pageSize=10`, first.row);
     for (const { kind, filter, term } of spec.terms) {
       const search = `${spec.path}?pageSize=10&${filter}=${encodeURIComponent(term)}`;
       const found = await one(spec.list, `${filter} 「${term}」 (${kind})`, `${search}&current=1`);
       // Item 6: any page of a filtered list too; the last one is the farthest from page 1.
-      if (found.totalPage > 1) {
+      const { totalPage } = found.page;
+      if (totalPage > 1) {
         await one(
           spec.list,
-          `${filter} 「${term}」 (${kind}), last page (${found.totalPage.toLocaleString('en')})`,
-          `${search}&current=${found.totalPage}`,
+          `${filter} 「${term}」 (${kind}), last page (${totalPage.toLocaleString('en')})`,
+          `${search}&current=${totalPage}`,
+          found.row,
         );
       }
     }
@@ -178,12 +205,7 @@ const countText = (row: LatencyRow) => (row.estimated ? `约 ${row.count.toLocal
 
 /** One target row per database and list: its slowest request by p50 and by p99. */
 export function latencyTargets(rows: LatencyRow[]): Array<{ target: string; measured: string; met: boolean }> {
-  const groups = new Map<string, LatencyRow[]>();
-  for (const row of rows) {
-    const key = `${row.database}: ${row.list}`;
-    groups.set(key, [...(groups.get(key) ?? []), row]);
-  }
-  return [...groups].map(([key, group]) => {
+  return [...byList(rows)].map(([key, group]) => {
     const worstP50 = group.reduce((a, b) => (b.p50 > a.p50 ? b : a));
     const worstP99 = group.reduce((a, b) => (b.p99 > a.p99 ? b : a));
     return {
@@ -201,16 +223,8 @@ export function latencyTargets(rows: LatencyRow[]): Array<{ target: string; meas
  */
 export function deepPageTargets(rows: LatencyRow[]): Array<{ target: string; measured: string; met: boolean }> {
   const out: Array<{ target: string; measured: string; met: boolean }> = [];
-  const groups = new Map<string, LatencyRow[]>();
-  for (const row of rows) groups.set(`${row.database}: ${row.list}`, [...(groups.get(`${row.database}: ${row.list}`) ?? []), row]);
-  for (const [key, group] of groups) {
-    const pairs = group.flatMap((last) => {
-      const cut = last.request.lastIndexOf('last page (');
-      if (cut < 0) return [];
-      const firstName = cut === 0 ? 'page 1' : last.request.slice(0, cut).replace(/, $/, '');
-      const first = group.find((row) => row.request === firstName);
-      return first ? [{ first, last, ratio: last.p50 / first.p50 }] : [];
-    });
+  for (const [key, group] of byList(rows)) {
+    const pairs = group.flatMap((last) => (last.pageOne ? [{ first: last.pageOne, last, ratio: last.p50 / last.pageOne.p50 }] : []));
     if (!pairs.length) continue;
     const worst = pairs.reduce((a, b) => (b.ratio > a.ratio ? b : a));
     out.push({
