@@ -78,6 +78,29 @@ export type ListValues<F extends string> = Partial<Record<F, FilterValue | undef
 const termKey = (name: string) => `${name}Term`;
 
 /**
+ * Whether a term's gram is the match itself: search_term_grams answers the lower-cased term when
+ * it has up to three characters, and a row's grams hold it exactly when ILIKE would match (the
+ * property test of search.test.ts). A term whose lower case has another length (「İ」) keeps ILIKE.
+ */
+export function gramIsMatch(term: string): boolean {
+  const length = [...term].length;
+  return length <= 3 && [...term.toLowerCase()].length === length;
+}
+
+/** Which filters a call gives, and which of its text filters are found by their gram alone. */
+interface Shape<F extends string> {
+  names: F[];
+  gramIsMatch: Set<F>;
+}
+
+/** A statement per shape: its name. */
+const shapeKey = <F extends string>({ names, gramIsMatch }: Shape<F>) =>
+  names.map((name) => (gramIsMatch.has(name) ? `${name}Gram` : name)).join('_') || 'all';
+
+/** For statements of exact filters only: no text filter found by its gram alone. */
+const NO_GRAM_MATCHES: ReadonlySet<string> = new Set();
+
+/**
  * ORDER BY for "newest first": the date column, then the id, both descending. The lists' indexes
  * are built `desc nulls last`, and PostgreSQL uses an index for an ORDER BY only when it says the
  * same about nulls (a bare DESC means NULLS FIRST), even on NOT NULL columns.
@@ -198,7 +221,8 @@ function searchTotal(o: SearchOptions): SQL<number> {
  *   Finding every match through the gram index and sorting them would read `est` rows; so a page
  *   is walked to while that walk is the shorter, `(offset + size) · rows ≤ est²`.
  * - past that, every match is read through the gram index (a materialised CTE, so that the
- *   planner cannot turn it into the walk) and sorted; having them all, it counts them exactly.
+ *   planner cannot turn it into the walk) and sorted from the nearer end; having them all, it
+ *   counts them exactly.
  * Ordering through the date index alone would walk a rare term's whole table; reading every match
  * of a common one (「张」: 22,389 of 1M users) costs far more than its first page needs.
  */
@@ -208,6 +232,10 @@ function searchPageSource(db: Db, o: SearchOptions): PageRows {
   const offset = sql.placeholder('offset');
   const reach = sql`(${offset}::bigint + ${limit}::bigint) * rows`;
   const newest = sql.join(newestFirst(o.date, o.id), sql`, `);
+  // Sorting every match, the page is taken from the nearer end: a bounded sort of the rows above
+  // it, or below it in the other order (a last page sorts as few as page 1; 「问题」's 219,185
+  // comments were sorted whole on disk for theirs).
+  const fromNewest = sql`${offset}::bigint * 2 + ${limit}::bigint <= n`;
   const pageIds = sql`(
     with ${searchCtes(o, sql`${o.id} as id, ${o.date} as date`)}, search as (
       select n <= ${sql.raw(String(cap))} as exact,
@@ -217,6 +245,8 @@ function searchPageSource(db: Db, o: SearchOptions): PageRows {
       from counted
     ), matched as materialized (
       select ${o.id} as id, ${o.date} as date from ${o.table} where ${o.where}
+    ), matches as materialized (
+      select count(*) as n from matched where (select sort_all from search)
     ), ids as (
       (select id from capped where (select exact from search)
        order by date desc nulls last, id desc nulls last limit ${limit} offset ${offset})
@@ -224,10 +254,18 @@ function searchPageSource(db: Db, o: SearchOptions): PageRows {
       (select ${o.id} from ${o.table} where (select walk from search) and ${o.walkWhere}
        order by ${newest} limit ${limit} offset ${offset})
       union all
-      (select id from matched where (select sort_all from search)
+      (select id from matched where (select sort_all from search) and (select ${fromNewest} from matches)
        order by date desc nulls last, id desc nulls last limit ${limit} offset ${offset})
+      union all
+      (select id from (
+         select id from matched where (select sort_all from search) and (select not (${fromNewest}) from matches)
+         order by date asc nulls first, id asc nulls first
+         limit ${limit} offset (select greatest(0, n - ${offset}::bigint - ${limit}::bigint) from matches)
+       ) as oldest
+       -- A last page shorter than the page size: only its rows, the oldest of the sort.
+       limit (select greatest(0, least(${limit}::bigint, n - ${offset}::bigint)) from matches))
     )
-    select ids.id, case when (select sort_all from search) then (select count(*) from matched)
+    select ids.id, case when (select sort_all from search) then (select n from matches)
                         else (select total from search) end as total
     from ids
   ) as page`;
@@ -335,14 +373,18 @@ export function defineList<F extends string, R extends { total: number }>(
    * two: its ILIKE pattern under its own name and the bare term under `<name>Term`, which the gram
    * index is asked for (search_term_grams).
    */
-  function listSql(values: Record<string, FilterValue | Placeholder>) {
+  function listSql(values: Record<string, FilterValue | Placeholder>, gramIsMatch: ReadonlySet<string>) {
     const given = filters.filter(([name]) => values[name] !== undefined);
     const match = (indexed: boolean) =>
       and(
         ...given.map(([name, filter]) => {
           if (filter.kind === 'exact') return eq(filter.column, values[name]);
           const contains = ilike(filter.column, values[name] as string);
-          return indexed ? and(sql`search_grams(${filter.column}) @> search_term_grams(${values[termKey(name)]})`, contains) : contains;
+          if (!indexed) return contains;
+          const grams = sql`search_grams(${filter.column}) @> search_term_grams(${values[termKey(name)]})`;
+          // A short term's gram is the match itself: ILIKE would only test every match again
+          // (half the time of reading a common term's every match).
+          return gramIsMatch.has(name) ? grams : and(grams, contains);
         }),
       );
     const where = match(true);
@@ -366,11 +408,11 @@ export function defineList<F extends string, R extends { total: number }>(
   // Made on first use, one per combination of given filters: built by drizzle once, and parsed
   // and planned by the database once per connection.
   const statements = new Map<string, { execute(values?: Record<string, unknown>): Promise<R[]> }>();
-  function statementFor(given: F[]) {
-    const key = given.join('_') || 'all';
+  function statementFor(shape: Shape<F>) {
+    const key = shapeKey(shape);
     let statement = statements.get(key);
     if (!statement) {
-      const { where, total, search } = listSql(placeholdersFor(given));
+      const { where, total, search } = listSql(placeholdersFor(shape.names), shape.gramIsMatch);
       const source = search
         ? searchPageSource(db, search)
         : pageSource(db, { table: definition.table, date: definition.date, id: definition.id, where, total });
@@ -393,7 +435,7 @@ export function defineList<F extends string, R extends { total: number }>(
     const key = given.join('_') || 'all';
     let statement = deeps.get(key);
     if (!statement) {
-      const { where, total } = listSql(placeholdersFor(given));
+      const { where, total } = listSql(placeholdersFor(given), NO_GRAM_MATCHES);
       const pageIds = pageIdsByBuckets({
         list: definition.counted,
         key: sql.placeholder('bucketKey'),
@@ -426,22 +468,26 @@ export function defineList<F extends string, R extends { total: number }>(
     );
   }
 
-  /** An empty filter means "no filter"; a substring becomes its ILIKE pattern, beside the term itself. */
-  function filterValues(given: ListValues<F>) {
+  /**
+   * An empty filter means "no filter"; a substring becomes its ILIKE pattern, beside the term
+   * itself. The shape says which filters are given and which terms are found by their gram alone.
+   */
+  function filterValues(given: ListValues<F>): { values: Record<string, FilterValue>; shape: Shape<F> } {
     const values: Record<string, FilterValue> = {};
-    const names: F[] = [];
+    const shape: Shape<F> = { names: [], gramIsMatch: new Set() };
     for (const [name, filter] of filters) {
       const value = given[name];
       if (value === undefined || value === '') continue;
-      names.push(name);
+      shape.names.push(name);
       if (filter.kind === 'text') {
         values[name] = likePattern(String(value));
         values[termKey(name)] = String(value);
+        if (gramIsMatch(String(value))) shape.gramIsMatch.add(name);
       } else {
         values[name] = value;
       }
     }
-    return { values, names };
+    return { values, shape };
   }
 
   // The keys the date and the id have in a selected row: where a scan's next batch starts.
@@ -457,8 +503,8 @@ export function defineList<F extends string, R extends { total: number }>(
    * would read them all again for every thousand.
    */
   type ScanMode = 'plain' | 'indexed' | 'walk';
-  async function scanMode(values: Record<string, FilterValue>): Promise<ScanMode> {
-    const { where, search } = listSql(values);
+  async function scanMode(values: Record<string, FilterValue>, shape: Shape<F>): Promise<ScanMode> {
+    const { where, search } = listSql(values, shape.gramIsMatch);
     if (!search) return 'plain';
     const [row] = await queryRows<{ n: number }>(
       db,
@@ -469,11 +515,11 @@ export function defineList<F extends string, R extends { total: number }>(
 
   // Per combination of filters and way of reading, the first batch and the batches after a (date, id) cursor.
   const scans = new Map<string, { execute(values?: Record<string, unknown>): Promise<R[]> }>();
-  function scanFor(given: F[], mode: ScanMode, after: boolean, batchSize: number) {
-    const key = `${given.join('_') || 'all'}_${mode}_${after ? 'next' : 'first'}_${batchSize}`;
+  function scanFor(shape: Shape<F>, mode: ScanMode, after: boolean, batchSize: number) {
+    const key = `${shapeKey(shape)}_${mode}_${after ? 'next' : 'first'}_${batchSize}`;
     let statement = scans.get(key);
     if (!statement) {
-      const { where, search } = listSql(placeholdersFor(given));
+      const { where, search } = listSql(placeholdersFor(shape.names), shape.gramIsMatch);
       const cursorOn = (date: SQL | PgColumn, id: SQL | PgColumn) =>
         after ? sql`(${date}, ${id}) < (${sql.placeholder('date')}, ${sql.placeholder('id')})` : sql`true`;
       // A literal, not a parameter: PostgreSQL's generic plan guesses 10% of the table for a
@@ -507,11 +553,11 @@ export function defineList<F extends string, R extends { total: number }>(
   return {
     async *scan(given, batchSize = 1000) {
       const size = Math.max(1, Math.trunc(batchSize));
-      const { values, names } = filterValues(given);
-      const mode = await scanMode(values);
+      const { values, shape } = filterValues(given);
+      const mode = await scanMode(values, shape);
       let cursor: { date: unknown; id: unknown } | null = null;
       for (;;) {
-        const rows = await scanFor(names, mode, cursor !== null, size).execute({ ...values, ...cursor });
+        const rows = await scanFor(shape, mode, cursor !== null, size).execute({ ...values, ...cursor });
         if (!rows.length) return;
         const last = rows[rows.length - 1] as Record<string, unknown>;
         cursor = { date: last[dateKey], id: last[idKey] };
@@ -521,10 +567,15 @@ export function defineList<F extends string, R extends { total: number }>(
     },
 
     list(given, page) {
-      const { values, names } = filterValues(given);
+      const { values, shape } = filterValues(given);
+      const { names } = shape;
       return paginate<Omit<R, 'total'>>(page, {
         total: async () => {
-          const [row] = await queryRows<{ n: number }>(db, sql`select ${listSql(values).total} as n`);
+          // Past the end of a search, its matches are counted exactly: a page past an estimate
+          // is a far page, which has just read every match to sort them anyway, and the pager
+          // then shows where the last page really is instead of the estimate that led past it.
+          const { where, total, search } = listSql(values, shape.gramIsMatch);
+          const [row] = await queryRows<{ n: number }>(db, sql`select ${search ? countedTotal(definition.table, where) : total} as n`);
           return Number(row.n);
         },
         rows: (limit, offset) => {
@@ -532,7 +583,7 @@ export function defineList<F extends string, R extends { total: number }>(
             const key = bucketKey(names.map((name) => [(definition.filters[name] as ExactFilter).column.name, values[name]!]));
             return deepFor(names).execute({ ...values, bucketKey: key, limit, offset });
           }
-          return statementFor(names).execute({ ...values, limit, offset });
+          return statementFor(shape).execute({ ...values, limit, offset });
         },
       });
     },

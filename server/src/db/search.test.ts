@@ -4,7 +4,7 @@ import { SEARCH_EXACT_COUNT_UP_TO } from '../../../contract/paging';
 import { bearer, createTestContext, type TestContext } from '../../test/harness';
 import { likePattern } from '../lib/filters';
 import { queryRows } from './client';
-import { roundEstimate } from './list';
+import { gramIsMatch, roundEstimate } from './list';
 
 let t: TestContext;
 let root: string;
@@ -144,6 +144,43 @@ describe('a search of a list', () => {
     expect(loginIds(deep)).toEqual(await expected('赵', 400));
     expect(deep.count).toBe(CAP + 1);
     expect(deep.countEstimated).toBeUndefined();
+    // Nearer the oldest end the sort runs the other way; the last page holds the one oldest match.
+    for (const [current, pageSize] of [
+      [250, 10],
+      [251, 10],
+      [(CAP + 1 + 9) / 10, 10],
+      [Math.ceil((CAP + 1) / 7), 7],
+    ]) {
+      const page = await list(`nickname=赵&current=${current}&pageSize=${pageSize}`);
+      expect(loginIds(page)).toEqual(await expected('赵', current, pageSize));
+      expect(page.count).toBe(CAP + 1);
+    }
+    expect(loginIds(await list(`nickname=赵&current=${(CAP + 1 + 9) / 10}`))).toHaveLength(1);
+
+    // A page past the estimate's end: no rows, and the exact count, so that the pager can find the last page.
+    const beyond = await list(`nickname=张&current=${Math.ceil((1.3 * USERS) / 10)}`);
+    expect(beyond).toMatchObject({ data: [], count: USERS, totalPage: Math.ceil(USERS / 10) });
+    expect(beyond.countEstimated).toBeUndefined();
+  });
+
+  it('finds a term of up to three characters by its gram alone exactly when its lower case is as long', async () => {
+    const char = fc.constantFrom('a', 'A', '张', '%', '_', '\\', ' ', 'İ', 'Σ', 'ß');
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.array(char, { minLength: 1, maxLength: 5 }).map((c) => c.join('')),
+          { minLength: 1, maxLength: 50 },
+        ),
+        async (terms) => {
+          const found = await rows<{ term: string; short: boolean }>(sql`
+          select e as term, length(lower(e)) <= 3 as short from jsonb_array_elements_text(${JSON.stringify(terms)}::jsonb) e`);
+          // Never by the gram alone when the database would ask for pieces of it (ILIKE stays then).
+          for (const row of found) if (gramIsMatch(row.term)) expect(row).toMatchObject({ short: true });
+        },
+      ),
+      { numRuns: 20 },
+    );
+    expect(['张', '张伟', 'Abc', '%_\\', 'abcd', '张伟强大'].map(gramIsMatch)).toEqual([true, true, true, true, false, false]);
   });
 
   it('combines a search with the other filters, lower- and upper-case alike', async () => {
