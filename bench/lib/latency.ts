@@ -188,12 +188,23 @@ export async function measureLatencies(
       // Item 6: any page of a filtered list too; the last one is the farthest from page 1.
       const { totalPage } = found.page;
       if (totalPage > 1) {
-        await one(
+        const last = await one(
           spec.list,
           `${filter} 「${term}」 (${kind}), last page (${totalPage.toLocaleString('en')})`,
           `${search}&current=${totalPage}`,
           found.row,
         );
+        // The last page of an estimate may lie past the true end, which answers the exact count:
+        // the page the administrator goes to next is the true last one.
+        const trueLast = last.page.totalPage;
+        if (trueLast >= 1 && trueLast !== totalPage) {
+          await one(
+            spec.list,
+            `${filter} 「${term}」 (${kind}), true last page (${trueLast.toLocaleString('en')})`,
+            `${search}&current=${trueLast}`,
+            found.row,
+          );
+        }
       }
     }
   }

@@ -198,10 +198,22 @@ export async function lighthouseRun(url: string, token: string | null): Promise<
   }
 }
 
+/**
+ * Lighthouse's runtime errors that say the recording failed and ask to run it again (the trace
+ * lost its navigation start): the page is not at fault, and the run is made again, once.
+ */
+const RUN_AGAIN = /\((NO_NAVSTART|NO_TRACING_STARTED|NO_RESOURCE_REQUEST)\)/;
+
 /** The median run of `times` by score (Lighthouse's own advice against single runs). */
 export async function lighthouseMedian(url: string, token: string | null, times: number): Promise<LighthouseResult> {
   const runs: LighthouseResult[] = [];
-  for (let i = 0; i < times; i++) runs.push(await lighthouseRun(url, token));
+  const run = () =>
+    lighthouseRun(url, token).catch((error: unknown) => {
+      if (!(error instanceof Error && RUN_AGAIN.test(error.message))) throw error;
+      console.error(`  ${error.message}: running it again`);
+      return lighthouseRun(url, token);
+    });
+  for (let i = 0; i < times; i++) runs.push(await run());
   runs.sort((a, b) => a.score - b.score || b.tbtMs - a.tbtMs);
   return runs[Math.floor(runs.length / 2)];
 }
