@@ -75,7 +75,7 @@ function bookColumns(ctx: ColumnContext): ProColumns<Book>[] {
 export default function BookList() {
   const actionRef = useRef<ActionType>();
   const exporter = useListExport('book');
-  const paging = useServerPagination();
+  const paging = useServerPagination(actionRef);
   const types = useTypeOptions();
   const reload = () => actionRef.current?.reload();
 

@@ -85,7 +85,7 @@ function commentColumns(ctx: ColumnContext): ProColumns<CommentRow>[] {
 export default function CommentList() {
   const actionRef = useRef<ActionType>();
   const exporter = useListExport('comment');
-  const paging = useServerPagination();
+  const paging = useServerPagination(actionRef);
   const types = useTypeOptions();
   const [commentType, setCommentType] = useState<CommentType>(1);
   const [detail, setDetail] = useState<CommentRow | null>(null);

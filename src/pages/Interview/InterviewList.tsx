@@ -56,7 +56,7 @@ function interviewColumns(ctx: ColumnContext): ProColumns<Interview>[] {
 export default function InterviewList() {
   const actionRef = useRef<ActionType>();
   const exporter = useListExport('interview');
-  const paging = useServerPagination();
+  const paging = useServerPagination(actionRef);
   const types = useTypeOptions();
   const reload = () => actionRef.current?.reload();
 

@@ -93,7 +93,7 @@ function issueColumns(ctx: ColumnContext): ProColumns<Issue>[] {
 export default function IssueList() {
   const actionRef = useRef<ActionType>();
   const exporter = useListExport('issue');
-  const paging = useServerPagination();
+  const paging = useServerPagination(actionRef);
   const types = useTypeOptions();
   const { isPending, whilePending } = usePendingIds();
   const initialStatus = new URLSearchParams(history.location.search).get('issueStatus') ?? undefined;

@@ -124,6 +124,36 @@ describe('user list', () => {
     expect(await screen.findByText('第 1-10 条/总共 25 条')).toBeInTheDocument();
   });
 
+  it('moves to the true last page when the last page of an estimate lies past the end', async () => {
+    // 约 22,000 matches, 21,985 in truth: page 2,200 is past the end and answers the exact count.
+    handle = (req) => {
+      const query = new URLSearchParams(req.url.split('?')[1]);
+      if (req.method !== 'GET' || query.get('nickname') !== '张') return undefined;
+      const current = Number(query.get('current'));
+      const page =
+        current === 1
+          ? { currentPage: 1, eachPage: 10, count: 22_000, countEstimated: true, totalPage: 2200, data: users }
+          : current === 2200
+            ? { currentPage: 2200, eachPage: 10, count: 21_985, totalPage: 2199, data: [] }
+            : { currentPage: current, eachPage: 10, count: 21_985, totalPage: 2199, data: users };
+      return { status: 200, body: envelope(page) };
+    };
+    await openUsers();
+    fireEvent.change(screen.getByLabelText('昵称'), { target: { value: '张' } });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: /查\s*询/ }));
+    });
+    expect(await screen.findByText('第 1-10 条/约 22,000 条')).toBeInTheDocument();
+
+    await act(async () => {
+      fireEvent.click(screen.getByTitle('2200'));
+    });
+    await waitFor(() => expect(userQueries().at(-1)?.get('current')).toBe('2199'));
+    expect(userQueries().map((query) => query.get('current'))).toContain('2200');
+    expect(await screen.findByText('第 21981-21985 条/总共 21985 条')).toBeInTheDocument();
+    expect(screen.getByText('alice', { selector: 'td' })).toBeInTheDocument();
+  });
+
   it('disables a user through PATCH {enabled} and says so', async () => {
     handle = (req) => (req.method === 'PATCH' ? { status: 200, body: envelope({ ...users[0], enabled: false }) } : undefined);
     await openUsers();

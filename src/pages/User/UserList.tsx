@@ -112,7 +112,7 @@ export default function UserList() {
   const access = useAccess();
   const actionRef = useRef<ActionType>();
   const exporter = useListExport('user');
-  const paging = useServerPagination();
+  const paging = useServerPagination(actionRef);
   const [detail, setDetail] = useState<User | null>(null);
   // Once shown, the modal stays mounted so that it closes with its animation.
   const detailShown = useRef(false);
