@@ -47,6 +47,8 @@ const changeVersions = new WeakMap<Db, () => number | null>();
  * the triggers of migration 0010 on a channel this process listens to, within TRUST_MS at most.
  * While the channel is down every call runs `lookup`: memory is never trusted without it.
  *
+ * A remembered answer comes back as it is; a looked-up one as a promise.
+ *
  * Either way an answer read while a write went on is not kept. `keep` says whether an answer may
  * be remembered and `fresh` whether a remembered one still holds for these arguments (what the
  * statement compares with the clock, say).
@@ -55,23 +57,26 @@ export function memoUntilWrite<A extends unknown[], R>(
   db: Db,
   lookup: (...args: A) => Promise<R>,
   options: { key: (...args: A) => string; keep: (answer: R) => boolean; fresh: (answer: R, ...args: A) => boolean; max?: number },
-): (...args: A) => Promise<R> {
+): (...args: A) => R | Promise<R> {
   const version = changeVersions.get(db);
   if (!version) return lookup;
   const max = options.max ?? 1000;
   const memo = new Map<string, { version: number; answer: R }>();
-  return async (...args) => {
+  return (...args) => {
     const before = version();
     if (before === null) return lookup(...args);
     const key = options.key(...args);
     const known = memo.get(key);
+    // A remembered answer is answered as it is, not as a promise: the session check of every
+    // guarded call then costs no promise and no turn of the microtask queue.
     if (known && known.version === before && options.fresh(known.answer, ...args)) return known.answer;
-    const answer = await lookup(...args);
-    if (version() === before && options.keep(answer)) {
-      if (memo.size >= max) memo.clear();
-      memo.set(key, { version: before, answer });
-    }
-    return answer;
+    return lookup(...args).then((answer) => {
+      if (version() === before && options.keep(answer)) {
+        if (memo.size >= max) memo.clear();
+        memo.set(key, { version: before, answer });
+      }
+      return answer;
+    });
   };
 }
 
@@ -138,45 +143,75 @@ function mayHaveWritten(error: Error | null, result: unknown): boolean {
   return error !== null || (result as { command?: string } | undefined)?.command !== 'SELECT';
 }
 
+/** How often the statement watch (poolClient) looks for statements past their bound. */
+export const STATEMENT_WATCH_MS = 50;
+
 /**
  * The pool's pg Client, with what the server needs around each statement.
  *
  * `boundMs`: the connection is dropped when a statement has had no answer `boundMs` after it was
- * sent. node-postgres's own query_timeout only stops waiting: the statement stays in flight on the
- * connection, which goes back to the pool with its transaction in an unknown state, and the next
- * caller's statements queue behind it. Dropping the connection fails the statement at once (a
- * 503), makes the pool discard the client, and leaves PostgreSQL to roll back whatever the
- * connection had begun.
+ * sent (at most STATEMENT_WATCH_MS later). node-postgres's own query_timeout only stops waiting:
+ * the statement stays in flight on the connection, which goes back to the pool with its
+ * transaction in an unknown state, and the next caller's statements queue behind it. Dropping the
+ * connection fails the statement at once (a 503), makes the pool discard the client, and leaves
+ * PostgreSQL to roll back whatever the connection had begun. One watch per pool looks at the
+ * oldest unanswered statement of each connection a few times a second: a timer set and cleared
+ * per statement cost every call a few per cent of its CPU.
  *
  * `onWrite`: called once a statement that may have written has finished (a COMMIT included), for
  * memoUntilWrite: this process's own writes are known at once, before any notification.
  */
 function poolClient({ boundMs, onWrite }: { boundMs: number | null; onWrite: (() => void) | null }): typeof pg.Client {
   if (boundMs === null && onWrite === null) return pg.Client;
-  // Not named *Pool*: drizzle takes any client whose class name contains "Pool" for a pool.
+  // Per connection, when each of its unanswered statements was sent: a connection answers its
+  // statements in the order they were sent, so the first is the oldest. The watch runs while the
+  // pool has connections.
+  const unanswered = new Map<pg.Client, number[]>();
+  let watch: NodeJS.Timeout | null = null;
+  const sweep = (bound: number) => {
+    const now = performance.now();
+    for (const [client, sent] of unanswered) {
+      if (sent.length && now - sent[0] >= bound) {
+        sent.length = 0;
+        (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+      }
+    }
+  };
   return class ServerClient extends pg.Client {
-    // pg's query() has many overloads; this one forwards them all.
-    // biome-ignore lint/suspicious/noExplicitAny: pg's query() overloads take and give any; this forwards them all.
+    private readonly sent: number[] = [];
+
+    constructor(config?: string | pg.ClientConfig) {
+      super(config);
+      if (boundMs === null) return;
+      unanswered.set(this, this.sent);
+      watch ??= setInterval(sweep, STATEMENT_WATCH_MS, boundMs).unref();
+      this.once('end', () => {
+        unanswered.delete(this);
+        if (unanswered.size === 0 && watch) {
+          clearInterval(watch);
+          watch = null;
+        }
+      });
+    }
+
     query(config: any, values?: any, callback?: any): any {
-      // Cursors and other submittables keep a portal open across calls (and only read): left as they are.
       if (typeof config?.submit === 'function') return super.query(config, values, callback);
       if (typeof values === 'function') [values, callback] = [undefined, values];
-      const timer =
-        boundMs === null
-          ? null
-          : setTimeout(() => (this as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy(), boundMs);
+      if (boundMs !== null) this.sent.push(performance.now());
       const settle = (error: Error | null, result: unknown) => {
-        if (timer) clearTimeout(timer);
+        this.sent.shift();
         if (onWrite && mayHaveWritten(error, result)) onWrite();
       };
       if (typeof callback === 'function') {
         const done = callback as QueryCallback;
-        return super.query(config, values, (error: Error | null, result: unknown) => {
-          settle(error, result);
-          done(error, result);
-        });
+        return this.submitted(() =>
+          super.query(config, values, (error: Error | null, result: unknown) => {
+            settle(error, result);
+            done(error, result);
+          }),
+        );
       }
-      return (super.query(config, values) as Promise<unknown>).then(
+      return (this.submitted(() => super.query(config, values)) as Promise<unknown>).then(
         (result) => {
           settle(null, result);
           return result;
@@ -186,6 +221,16 @@ function poolClient({ boundMs, onWrite }: { boundMs: number | null; onWrite: (()
           throw error;
         },
       );
+    }
+
+    /** A statement that failed before it was sent is no longer waited for. */
+    private submitted<T>(send: () => T): T {
+      try {
+        return send();
+      } catch (error) {
+        this.sent.pop();
+        throw error;
+      }
     }
   } as unknown as typeof pg.Client;
 }
