@@ -53,7 +53,7 @@ onPostgres('sessions kept in memory on PostgreSQL', () => {
   }
 
   /** Waits until the memo answers from memory again (the feed is listening and trusted). */
-  async function untilRemembered(memo: (id: string) => Promise<unknown>, calls: () => number, id: string) {
+  async function untilRemembered(memo: (id: string) => unknown, calls: () => number, id: string) {
     const deadline = Date.now() + 15_000;
     for (;;) {
       await memo(id);

@@ -34,8 +34,9 @@ export function registerDrain(app: FastifyInstance) {
       return;
     }
     inFlight++;
-    // 'close' comes once the answer is sent or the caller went away, whichever happens.
-    reply.raw.once('close', ended);
+    // 'close' comes once, when the answer is sent or the caller went away, whichever happens
+    // (`on`, not `once`: the response is dropped after it, and once wraps the listener anew per call).
+    reply.raw.on('close', ended);
     done();
   });
 

@@ -132,7 +132,10 @@ export function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoExc
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const [status, msg] = (error.code && PARSER_ERRORS[error.code]) || [400, '请求格式不正确'];
   this.log.debug({ err: error }, 'client error');
-  if (socket.writable) {
+  // A call already answered (refused before its body was read, say) keeps that one answer: a
+  // second one on the same connection would be read as the answer to a request never sent.
+  const answering = (socket as Socket & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+  if (socket.writable && !answering?.headersSent) {
     const body = JSON.stringify(fail(status, msg));
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +

@@ -63,12 +63,18 @@ describe('errors of the HTTP parser answer the envelope', () => {
     ['an unknown method', 'BREW /api/type HTTP/1.1\r\nHost: x\r\n\r\n'],
     ['a space inside a header name', 'GET / HTTP/1.1\r\nHost: x\r\nBad Header: 1\r\n\r\n'],
     ['two Content-Length headers that disagree', 'POST /api/type HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab'],
+    // To a public route: a guarded one refuses an anonymous call before it reads the body (below).
     [
       'a broken chunked body',
-      'POST /api/type HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\nzz\r\n',
+      'POST /api/admin/login HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\nzz\r\n',
     ],
   ])('%s: 400', async (_name, request) => {
     expectEnvelope(await raw(request), 400);
+  });
+
+  it('an anonymous call to a guarded route is refused before its body is read: 401, even when the body is broken', async () => {
+    const request = 'POST /api/type HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\nzz\r\n';
+    expectEnvelope(await raw(request), 401);
   });
 
   it('the server still answers normally afterwards', async () => {

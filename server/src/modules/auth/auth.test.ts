@@ -1,6 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { CAPTCHA, ROOT_LOGIN, ROOT_PASSWORD, bearer, createTestContext, type TestContext, passwordOf } from '../../../test/harness';
-import { CAPTCHA_LIFETIME_MS, THROTTLE_MAX_FAILURES, THROTTLE_WINDOW_MS } from './auth.service';
+import type { AuthRepository } from './auth.repository';
+import { CAPTCHA_LIFETIME_MS, createAuthService, THROTTLE_MAX_FAILURES, THROTTLE_WINDOW_MS } from './auth.service';
+import { createTokens } from './tokens';
 
 let t: TestContext;
 beforeAll(async () => {
@@ -305,5 +307,31 @@ describe('token revocation', () => {
       expect((await whoami(forged)).statusCode).toBe(401);
     }
     expect((await whoami(token)).statusCode).toBe(200);
+  });
+});
+
+describe('the signing keys', () => {
+  it('are asked for again after the database failed to answer them, instead of refusing every call until a restart', async () => {
+    const tokens = createTokens('kept-secret');
+    const session = { id: 'admin-1', loginId: 'admin', nickname: '管理员', avatar: '', permission: 1, enabled: true };
+    const row = { ...session, expiresAt: Date.now() + DAY, lastSeenAt: Date.now(), twoFactorOn: false, require2fa: null };
+    const sharedSetting = jest.fn().mockRejectedValueOnce(new Error('the database is restarting')).mockResolvedValue('kept-secret');
+    // The session as memoUntilWrite answers one it remembers: at once, not as a promise.
+    const repo = { sharedSetting, findSessionAdmin: () => row } as unknown as AuthRepository;
+    const auth = createAuthService({
+      db: null as never,
+      audit: null as never,
+      repo,
+      admins: null as never,
+      jwtSecret: null,
+      captchaTestAnswer: null,
+    });
+    const header = `Bearer ${tokens.sign({ sub: 'admin-1', sid: 'session-1' }, DAY)}`;
+
+    await expect(Promise.resolve().then(() => auth.authenticate(header))).rejects.toThrow('the database is restarting');
+    await expect(Promise.resolve().then(() => auth.authenticate(header))).resolves.toMatchObject({ id: 'admin-1', sessionId: 'session-1' });
+    // Loaded once, then read without asking again: with the session remembered, the check answers at once.
+    expect(auth.authenticate(header)).toMatchObject({ id: 'admin-1', permission: 1 });
+    expect(sharedSetting).toHaveBeenCalledTimes(2);
   });
 });

@@ -10,24 +10,39 @@ export interface TokenClaims {
 // One fixed algorithm: a token signed any other way (or with "none") is refused.
 const ALGORITHM = 'HS256' as const;
 
+/** How many verified tokens a process remembers (an admin's browser holds one per session). */
+const REMEMBERED_TOKENS = 1000;
+
 export function createTokens(secret: string) {
-  // Every call checks its token: the outcome for a token seen lately (its claims, or its error) is
-  // kept under the token's SHA-256 (fast-jwt's own key), and a kept token is still refused once it
-  // has expired. A hash instead of the HMAC check and the decoding.
-  const verifier = createVerifier({ key: secret, algorithms: [ALGORITHM], cache: 1000 });
+  const verifier = createVerifier({ key: secret, algorithms: [ALGORITHM] });
+  // Every call checks its token. A token that verified is remembered, by its own text, with its
+  // claims and its expiry: the same token again is then a map lookup and a clock check, where
+  // the signature check (or fast-jwt's own cache, a SHA-256 of the token) cost every call a few
+  // microseconds. A remembered token is refused once it has expired, as the verifier would; a
+  // token that fails is not remembered, so every forged one pays for its check.
+  const verified = new Map<string, { claims: TokenClaims; expiresAt: number }>();
   return {
     sign(claims: TokenClaims, lifetimeMs: number): string {
       return createSigner({ key: secret, algorithm: ALGORITHM, expiresIn: lifetimeMs })({ ...claims });
     },
     /** The claims of a well-signed, unexpired token, or null. */
     verify(token: string): TokenClaims | null {
+      const known = verified.get(token);
+      if (known) {
+        if (Date.now() < known.expiresAt) return known.claims;
+        verified.delete(token);
+      }
+      let payload: Partial<TokenClaims> & { exp?: number };
       try {
-        const payload = verifier(token) as Partial<TokenClaims>;
-        if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return null;
-        return { sub: payload.sub, sid: payload.sid };
+        payload = verifier(token) as typeof payload;
       } catch {
         return null;
       }
+      if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string' || typeof payload.exp !== 'number') return null;
+      const claims = { sub: payload.sub, sid: payload.sid };
+      if (verified.size >= REMEMBERED_TOKENS) verified.clear();
+      verified.set(token, { claims, expiresAt: payload.exp * 1000 });
+      return claims;
     },
   };
 }
