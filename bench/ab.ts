@@ -1,0 +1,118 @@
+/**
+ * `npx tsx bench/ab.ts --a OLD.cjs --b NEW.cjs [--path /api/...]... [--rounds 6] [--seconds 5]`:
+ * two server bundles on the same database, loaded in turn (A, B, B, A, …) so that a neighbour
+ * loading the shared machine weighs on both alike. Prints each run and, per path, the medians of
+ * req/s and server CPU per request, and B's ratio to A. For changes of a few per cent, which a
+ * single run of `npm run bench` cannot tell from the machine's noise.
+ *
+ * The database is `--database-url` (default: the bench's, postgres://postgres@127.0.0.1:5432/bench),
+ * seeded beforehand (`npm run bench -- --keep` leaves it). `--env K=V` goes to both servers
+ * (e.g. SESSIONS_IN_MEMORY=false, the statements of the floor).
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { ADMIN_LOGIN, ADMIN_PASSWORD, CAPTCHA } from '../server/test/live/server-process';
+import { signIn } from '../server/test/live/client';
+import { measure, type LoadResult } from './lib/load';
+import { ROOT } from './lib/options';
+
+const { values } = parseArgs({
+  options: {
+    a: { type: 'string' },
+    b: { type: 'string' },
+    path: { type: 'string', multiple: true },
+    rounds: { type: 'string', default: '6' },
+    seconds: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '32' },
+    'database-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/bench' },
+    env: { type: 'string', multiple: true },
+  },
+});
+if (!values.a || !values.b)
+  throw new Error('usage: npx tsx bench/ab.ts --a OLD.cjs --b NEW.cjs [--path P]... [--rounds N] [--seconds S] [--env K=V]...');
+const paths = values.path ?? ['/api/user?current=1&pageSize=10', '/api/admin/whoami'];
+const extraEnv = Object.fromEntries((values.env ?? []).map((pair) => pair.split(/=(.*)/s).slice(0, 2)));
+
+interface Side {
+  name: 'A' | 'B';
+  url: string;
+  pid: number;
+  token: string;
+  stop(): void;
+}
+
+async function start(name: Side['name'], bundle: string, port: number): Promise<Side> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cs-ab-'));
+  const log = fs.openSync(path.join(dataDir, 'server.log'), 'a');
+  const child = spawn(process.execPath, [path.resolve(bundle)], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: 'benchmark',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      DATABASE_URL: values['database-url'],
+      CAPTCHA_TEST_ANSWER: CAPTCHA,
+      ADMIN_LOGIN_ID: ADMIN_LOGIN,
+      ADMIN_PASSWORD,
+      LOG_LEVEL: 'info',
+      WEB_ROOT: path.join(dataDir, 'no-web'),
+      ...extraEnv,
+    },
+    stdio: ['ignore', log, log],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {}
+    if (i > 600) throw new Error(`${name} did not start (log in ${dataDir})`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const stop = () => {
+    child.kill('SIGTERM');
+  };
+  process.once('exit', stop);
+  return { name, url, pid: child.pid!, token: await signIn(url), stop };
+}
+
+const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+
+async function main() {
+  const a = await start('A', values.a!, 7400 + Math.floor(Math.random() * 200));
+  const b = await start('B', values.b!, 7600 + Math.floor(Math.random() * 200));
+  const rounds = Number(values.rounds);
+  const seconds = Number(values.seconds);
+  const connections = Number(values.connections);
+  try {
+    for (const route of paths) {
+      const runs: Record<Side['name'], LoadResult[]> = { A: [], B: [] };
+      for (const side of [a, b]) await measure(`${side.url}${route}`, side.token, side.pid, connections, 2, 0);
+      for (let round = 0; round < rounds; round++) {
+        for (const side of round % 2 ? [b, a] : [a, b]) {
+          const run = await measure(`${side.url}${route}`, side.token, side.pid, connections, seconds, 0);
+          if (run.failures) throw new Error(`${side.name} ${route}: ${run.failures} failures`);
+          runs[side.name].push(run);
+          console.log(`${route} ${side.name}: ${run.rps.toFixed(0)} req/s, ${(run.serverCpuMs * 1000).toFixed(1)} µs CPU/req`);
+        }
+      }
+      const rps = (side: Side['name']) => median(runs[side].map((r) => r.rps));
+      const cpu = (side: Side['name']) => median(runs[side].map((r) => r.serverCpuMs * 1000));
+      console.log(
+        `== ${route}: A ${rps('A').toFixed(0)} req/s ${cpu('A').toFixed(1)} µs | B ${rps('B').toFixed(0)} req/s ${cpu('B').toFixed(1)} µs | B/A req/s ${(rps('B') / rps('A')).toFixed(3)}, CPU ${(cpu('B') / cpu('A')).toFixed(3)}`,
+      );
+    }
+  } finally {
+    a.stop();
+    b.stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
