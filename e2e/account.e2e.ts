@@ -31,8 +31,23 @@ const codeOf = (secret: string, offsetMs = 0) =>
 /** The second step's submit button (its accessible name gains antd's loading icon while a call runs). */
 const verifyButton = () => page.locator('#login-2fa button[type="submit"]');
 
+/**
+ * Hovers the avatar until its menu shows, as a person would hover again: right after a sign-in
+ * lands on /home the layout is still rendering (in slices), and a hover then can land on an
+ * avatar that is replaced the moment after, whose menu never opens.
+ */
 async function openAccountMenu() {
-  await page.locator('.umi-plugin-layout-action').hover();
+  const avatar = page.locator('.umi-plugin-layout-action');
+  for (let attempt = 1; ; attempt++) {
+    await avatar.hover();
+    try {
+      await page.getByText('退出登录').waitFor({ state: 'visible', timeout: 2000 });
+      return;
+    } catch (error) {
+      if (attempt === 5) throw error;
+      await page.mouse.move(0, 0);
+    }
+  }
 }
 
 async function signOut() {
