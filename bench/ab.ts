@@ -9,15 +9,13 @@
  * seeded beforehand (`npm run bench -- --keep` leaves it). `--env K=V` goes to both servers
  * (e.g. SESSIONS_IN_MEMORY=false, the statements of the floor).
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ADMIN_LOGIN, ADMIN_PASSWORD, CAPTCHA } from '../server/test/live/server-process';
 import { signIn } from '../server/test/live/client';
+import { ServerProcess } from '../server/test/live/server-process';
 import { measure, type LoadResult } from './lib/load';
-import { ROOT } from './lib/options';
 
 const { values } = parseArgs({
   options: {
@@ -38,63 +36,39 @@ const extraEnv = Object.fromEntries((values.env ?? []).map((pair) => pair.split(
 
 interface Side {
   name: 'A' | 'B';
-  url: string;
-  pid: number;
+  server: ServerProcess;
   token: string;
-  stop(): void;
 }
 
-async function start(name: Side['name'], bundle: string, port: number): Promise<Side> {
+/** A bundle as the bench runs the product (bench/lib/server.ts): its log at info, to a file. */
+async function start(name: Side['name'], bundle: string): Promise<Side> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cs-ab-'));
-  const log = fs.openSync(path.join(dataDir, 'server.log'), 'a');
-  const child = spawn(process.execPath, [path.resolve(bundle)], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: 'benchmark',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      DATABASE_URL: values['database-url'],
-      CAPTCHA_TEST_ANSWER: CAPTCHA,
-      ADMIN_LOGIN_ID: ADMIN_LOGIN,
-      ADMIN_PASSWORD,
-      LOG_LEVEL: 'info',
-      WEB_ROOT: path.join(dataDir, 'no-web'),
-      ...extraEnv,
-    },
-    stdio: ['ignore', log, log],
+  const server = await ServerProcess.spawn({
+    bundle: path.resolve(bundle),
+    dataDir,
+    databaseUrl: values['database-url'],
+    logFile: path.join(dataDir, 'server.log'),
+    env: { NODE_ENV: 'benchmark', LOG_LEVEL: 'info', ...extraEnv },
   });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
-    } catch {}
-    if (i > 600) throw new Error(`${name} did not start (log in ${dataDir})`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  const stop = () => {
-    child.kill('SIGTERM');
-  };
-  process.once('exit', stop);
-  return { name, url, pid: child.pid!, token: await signIn(url), stop };
+  await server.ready(60_000);
+  return { name, server, token: await signIn(server.url) };
 }
 
 const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
 
 async function main() {
-  const a = await start('A', values.a!, 7400 + Math.floor(Math.random() * 200));
-  const b = await start('B', values.b!, 7600 + Math.floor(Math.random() * 200));
+  const a = await start('A', values.a!);
+  const b = await start('B', values.b!);
   const rounds = Number(values.rounds);
   const seconds = Number(values.seconds);
   const connections = Number(values.connections);
   try {
     for (const route of paths) {
       const runs: Record<Side['name'], LoadResult[]> = { A: [], B: [] };
-      for (const side of [a, b]) await measure(`${side.url}${route}`, side.token, side.pid, connections, 2, 0);
+      for (const side of [a, b]) await measure(`${side.server.url}${route}`, side.token, side.server.pid, connections, 2, 0);
       for (let round = 0; round < rounds; round++) {
         for (const side of round % 2 ? [b, a] : [a, b]) {
-          const run = await measure(`${side.url}${route}`, side.token, side.pid, connections, seconds, 0);
+          const run = await measure(`${side.server.url}${route}`, side.token, side.server.pid, connections, seconds, 0);
           if (run.failures) throw new Error(`${side.name} ${route}: ${run.failures} failures`);
           runs[side.name].push(run);
           console.log(`${route} ${side.name}: ${run.rps.toFixed(0)} req/s, ${(run.serverCpuMs * 1000).toFixed(1)} µs CPU/req`);
@@ -107,8 +81,7 @@ async function main() {
       );
     }
   } finally {
-    a.stop();
-    b.stop();
+    await Promise.all([a.server.terminate(), b.server.terminate()]);
   }
 }
 

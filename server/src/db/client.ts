@@ -177,6 +177,7 @@ function poolClient({ boundMs, onWrite }: { boundMs: number | null; onWrite: (()
       }
     }
   };
+  // Not named *Pool*: drizzle takes any client whose class name contains "Pool" for a pool.
   return class ServerClient extends pg.Client {
     private readonly sent: number[] = [];
 
@@ -194,7 +195,10 @@ function poolClient({ boundMs, onWrite }: { boundMs: number | null; onWrite: (()
       });
     }
 
+    // pg's query() has many overloads; this one forwards them all.
+    // biome-ignore lint/suspicious/noExplicitAny: pg's query() overloads take and give any; this forwards them all.
     query(config: any, values?: any, callback?: any): any {
+      // Cursors and other submittables keep a portal open across calls (and only read): left as they are.
       if (typeof config?.submit === 'function') return super.query(config, values, callback);
       if (typeof values === 'function') [values, callback] = [undefined, values];
       if (boundMs !== null) this.sent.push(performance.now());

@@ -80,6 +80,8 @@ export interface ServerOptions {
   env?: Record<string, string>;
   /** Command-line arguments of the server, e.g. `--demo` (fill an empty database with demo content). */
   args?: string[];
+  /** Another build of the server than BUNDLE (bench/ab.ts compares two); it must sit in server/dist/. */
+  bundle?: string;
 }
 
 export interface Exit {
@@ -116,10 +118,11 @@ export class ServerProcess {
 
   /** Starts the process without waiting for it to answer. */
   static async spawn(options: ServerOptions): Promise<ServerProcess> {
-    if (!fs.existsSync(BUNDLE)) throw new Error('the server is not built: run `npm run build:server` first');
+    const bundle = options.bundle ?? BUNDLE;
+    if (!fs.existsSync(bundle)) throw new Error(`the server is not built (${bundle}): run \`npm run build:server\` first`);
     const port = options.port ?? (await freePort());
     const log = options.logFile ? fs.openSync(options.logFile, 'a') : null;
-    const child = spawn(process.execPath, [BUNDLE, ...(options.args ?? [])], {
+    const child = spawn(process.execPath, [bundle, ...(options.args ?? [])], {
       cwd: ROOT,
       env: {
         PATH: process.env.PATH,
