@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { call, signIn as apiToken } from '../server/test/live/client';
+import { scratchDatabase } from '../server/test/live/postgres';
 import { CAPTCHA, ROOT, ServerProcess } from '../server/test/live/server-process';
 
 export { ADMIN_LOGIN, ADMIN_PASSWORD, CAPTCHA, ROOT } from '../server/test/live/server-process';
@@ -27,7 +28,9 @@ export interface RunningServer {
 /**
  * The built app and server on an empty data folder, on a free loopback port; it dies with the tests.
  * `args` go to the server (`--demo`: the demo content); `prepare` runs on the data folder before the
- * server starts (an import into a fresh install).
+ * server starts (an import into a fresh install). With `E2E_DATABASE_URL` (a PostgreSQL server) the
+ * server runs on a throwaway database there instead of the embedded one, so the screens are tried
+ * on both databases.
  */
 export async function startServer(
   env: Record<string, string> = {},
@@ -39,7 +42,8 @@ export async function startServer(
   }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cs-e2e-'));
   prepare?.(dataDir);
-  const server = await ServerProcess.start({ dataDir, webRoot, env, args });
+  const postgres = process.env.E2E_DATABASE_URL ? await scratchDatabase(process.env.E2E_DATABASE_URL, 'cs_e2e') : null;
+  const server = await ServerProcess.start({ dataDir, webRoot, env, args, databaseUrl: postgres?.url });
   return {
     url: server.url,
     output: () => server.output(),
@@ -50,6 +54,7 @@ export async function startServer(
         await server.kill9();
       }
       fs.rmSync(dataDir, { recursive: true, force: true });
+      await postgres?.drop();
     },
   };
 }
