@@ -41,7 +41,8 @@ export default defineConfig({
   // on every page) has nothing to do.
   helmet: false,
   favicons: ['/favicon.svg'],
-  // mock/lib holds the shared in-memory store; it is imported by the handlers, not a handler map.
+  // mock/server.ts is the one mock file. The exclude is left over from a mock/lib that no longer
+  // exists: it matches nothing.
   mock: useMock ? { exclude: ['mock/lib/**'] } : false,
   proxy: useMock
     ? {}

@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: the performance figures of issue 4 against the production build and the real
- * server, written with the machine's description to bench/RESULTS.md. See README.md ("Benchmark").
+ * server, written with the machine's description to bench/RESULTS.md. See bench/README.md.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';

@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema, type TUnsafe } from '@sinclair/typebox';
 
-/** `{ success: true, code: 0, msg: '', data }`: every successful JSON answer (CONTRACT.md). */
+/** `{ success: true, code: 0, msg: '', data }`: every successful JSON answer (docs/api.md "Conventions"). */
 export const Envelope = <T extends TSchema>(data: T) =>
   Type.Object({
     success: Type.Literal(true),

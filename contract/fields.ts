@@ -18,7 +18,7 @@ export const ImagePath = Type.String({
   description: '站内路径（/static/...）或 http(s) 地址',
 });
 
-/** A field holding HTML from a rich editor; the server sanitises it before storing (CONTRACT.md "HTML content"). */
+/** A field holding HTML from a rich editor; the server sanitises it before storing (docs/api.md "HTML content"). */
 export const HtmlField = (maxLength: number) => Type.String({ minLength: 1, maxLength, description: 'HTML，保存前按白名单净化' });
 
 /** Chinese labels for field names, so validation messages name the field the way the screens do. */

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 
 // Ids are 24 lowercase hex characters laid out like a MongoDB ObjectId, so that records imported
-// from the reference keep theirs (CONTRACT.md "Conventions").
+// from the reference keep theirs (docs/api.md "Conventions").
 export const ID_PATTERN = '^[0-9a-f]{24}$';
 
 /** A record's own `_id`. */

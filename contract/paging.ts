@@ -11,7 +11,7 @@ export const PageQuery = {
   ),
 };
 
-// Filters arrive as query strings; an empty one means "no filter" (CONTRACT.md).
+// Filters arrive as query strings; an empty one means "no filter" (docs/api.md "Paging").
 
 export const TextFilter = (description: string) =>
   Type.Optional(Type.String({ maxLength: 100, description: `${description}（包含即可，不分大小写）` }));

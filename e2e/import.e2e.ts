@@ -11,7 +11,7 @@ let page: Page;
 
 browserSuite(
   {
-    // As the README says: import into a fresh data folder, then the first start. The imported
+    // As docs/operations.md says: import into a fresh data folder, then the first start. The imported
     // admins are the only ones: there is no first super admin to sign in through the API.
     prepare: (dataDir) => {
       const run = spawnSync(

@@ -2,8 +2,8 @@
  * `npm run dev:mock`: no server process and no database to run, yet every call under /api,
  * /res/captcha and /static/uploads is answered by the real server (server/src/app.ts), built in
  * this process on an in-memory PGlite and reached through `app.inject`. Rules, messages, status
- * codes, headers and shapes are the server's own, so the two cannot drift (CONTRACT.md, "One
- * contract, one place").
+ * codes, headers and shapes are the server's own, so the two cannot drift (docs/architecture.md,
+ * "One contract").
  *
  * The server starts on the first call (a few seconds: PGlite, migrations, the `--demo` data set)
  * and lives as long as `max dev`; its data is lost when `max dev` stops. Sign in as `admin` /

@@ -182,7 +182,7 @@ export function rootContainer(container: ReactNode) {
 /*
  * initialState alone owns the signed-in admin: it is loaded above and changed only through
  * setInitialState (login, logout, an edit of oneself). The dva `admin` model keeps `adminInfo`
- * because docs/requirements.md gives it "set current admin info"; this mirror is the one place that sets it,
+ * because docs/screens.md ("dva models") gives it one; this mirror is the one place that sets it,
  * each time initialState changes, so that nothing else can push a second version around.
  */
 function AdminInfoMirror() {

@@ -4,7 +4,7 @@ import { Button } from 'antd';
 import type { AppRoute } from '../../config/routes';
 import StatusPage from './StatusPage';
 
-/** The names of src/access.ts's flags as an administrator knows them (SPEC.md §6). */
+/** The names of src/access.ts's flags as an administrator knows them (docs/screens.md, the 403 page). */
 const PERMISSION_NAMES: Record<NonNullable<AppRoute['access']>, string> = {
   canSuperAdmin: '超级管理员',
   canNormalAdmin: '普通管理员',

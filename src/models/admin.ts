@@ -79,7 +79,7 @@ const AdminModel = {
       return { ...state, adminList };
     },
 
-    /** SPEC.md §4 "set current admin info": dispatched by app.tsx's AdminInfoMirror only. */
+    /** Mirrors initialState's admin (see AdminModelState): dispatched by app.tsx's AdminInfoMirror only. */
     setAdminInfo(state: AdminModelState, { payload }: PayloadAction<WhoAmI | null>): AdminModelState {
       return { ...state, adminInfo: payload ? pickAdminInfo(payload) : null };
     },

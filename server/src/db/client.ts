@@ -240,25 +240,16 @@ function poolClient({ boundMs, onWrite }: { boundMs: number | null; onWrite: (()
 }
 
 /**
- * PostgreSQL's memory settings inside PGlite. Its shared memory is zeroed when it is made, so all
- * of shared_buffers (128MB as initdb writes it, plus wal_buffers at 1/32 of it) is resident in
- * this process from the start, beside the server's own heap. The embedded database is small and
- * its files sit in the operating system's page cache, which a buffer miss reads from without
- * touching the disk; 8MB (1,024 pages) holds the hot pages of the lists (their indexes' upper
- * levels, the counts, the sessions, a filtered page's matches) with room to spare. One backend
- * runs, so the slots of max_connections (lock table, per-backend arrays) are sized for a few.
- * None of this changes what is written or when.
+ * PGlite zeroes its shared memory when it is made, so all of shared_buffers is resident from the
+ * start; its files sit in the page cache, 8MB holds the lists' hot pages, and one backend runs.
+ * Nothing here changes what is written or when (figures: docs/decisions/0003).
  */
 const EMBEDDED_SETTINGS = ['shared_buffers=8MB', 'max_connections=8'];
 
 /**
- * The settings of every connection to PostgreSQL (the benchmark's floor and pgbench use them too).
- * JIT compiles a statement's expressions on every execution (a prepared statement keeps its plan,
- * not the machine code) once its estimated cost passes jit_above_cost: 20 ms on each search whose
- * generic plan prices its walk branch at a tenth of the table. Parallel workers start before a
- * branch's gate is tested, so a search started two for each branch it did not run: 10-40 ms on a
- * busy 2-core machine (docs/decisions/0007-short-term-search.md). No statement here reads enough
- * to repay either, and many requests at once share the cores.
+ * The settings of every connection to PostgreSQL (the benchmark's floor and pgbench use them too):
+ * JIT recompiles a prepared statement on every execution and parallel workers start for branches a
+ * search then skips; no statement here repays either (figures: docs/decisions/0007).
  */
 export const SESSION_SETTINGS = '-c jit=off -c max_parallel_workers_per_gather=0';
 

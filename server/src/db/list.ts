@@ -145,12 +145,9 @@ const SEARCH_SAMPLE_ROWS = 10_000;
 const SEARCH_PROBE_ROWS = 1_000;
 
 /**
- * Past this, a search counts its first matches by reading the table rather than through the gram
- * index: `share² × rows`, where `share` is the probed share of rows that match. Through the index,
- * the count first gathers every match's address (about 70 ns each: 15 ms for 219,185 comments);
- * reading rows until 5,001 match reads `5,001 / share` of them (about 1.5 µs each, ILIKE
- * included). The index is the cheaper while `matches × 70 ns < 5,001 / share × 1.5 µs`, that is
- * `share² × rows < 20 × 5,001`: below a share of 32 % at 1M rows, of 10 % at 10M.
+ * Past this `share² × rows` (`share`: the probed share of rows that match), a search counts its
+ * first matches by reading the table, not through the gram index, which must first gather every
+ * match's address; the per-row costs behind the 20: docs/decisions/0007-short-term-search.md.
  */
 const SEARCH_READ_FROM = 20 * (SEARCH_EXACT_COUNT_UP_TO + 1);
 

@@ -36,9 +36,9 @@ interface Statement {
 const serialize = protocol.serialize;
 
 /**
- * Statements kept prepared at once; the least recently used one is closed beyond this. A list
- * statement with its plan takes about 30 kB of the database's memory (500 took 15 MB), and the
- * product sends far fewer distinct texts than this; one pushed out is only parsed again.
+ * Statements kept prepared at once, the least recently used closed beyond this: each holds some of
+ * the database's memory (docs/decisions/0003), the product sends far fewer distinct texts, and one
+ * pushed out is only parsed again.
  */
 const MAX_STATEMENTS = 200;
 // PostgreSQL's answer when a table a prepared statement reads has changed its columns since.
@@ -64,14 +64,11 @@ function concat(parts: Uint8Array[]): Uint8Array {
 }
 
 /**
- * PGlite's own `query` sends Parse, Describe, Bind, Describe, Execute and Sync as six separate
- * calls into its WebAssembly module, and the database parses, analyses and plans the statement
- * again on every call: 0.25 ms of CPU for `select 1`, 0.77 ms for a page of the user list, all on
- * the thread that also serves HTTP. This client does what node-postgres does on the PostgreSQL path
- * with named statements: each distinct SQL text is parsed and described once, then every call is a
- * single Bind + Execute + Sync (0.02 ms for `select 1`, 0.37 ms for the page). Results are built as
- * PGlite builds them (same type parsers and serializers, same result shape), and the calls take
- * PGlite's own locks, so a statement never runs inside another caller's transaction.
+ * PGlite's own `query` makes six calls into its WebAssembly module and plans every statement again,
+ * on the thread that serves HTTP. Here each distinct SQL text is parsed and described once, then
+ * every call is one Bind + Execute + Sync (as node-postgres with named statements; docs/decisions/0003).
+ * Results are built as PGlite builds them (same parsers, serializers and shape), and the calls
+ * take PGlite's own locks, so a statement never runs inside another caller's transaction.
  */
 export function preparedStatements(pg: PGlite): StatementClient {
   const statements = new Map<string, Statement>();

@@ -43,7 +43,7 @@ async function snapshot(db: Db) {
   return out;
 }
 
-/** The README's table: read and imported per collection, and what was left out. */
+/** The fixture README's table: read and imported per collection, and what was left out. */
 function table(report: ImportReport) {
   return Object.fromEntries(report.collections.map((c) => [c.collection, [c.read, c.imported, c.updated, c.skipped]]));
 }

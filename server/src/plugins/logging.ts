@@ -60,10 +60,9 @@ export class OneLinePerRequest extends LogController {
 }
 
 /**
- * Standard output, written in the background in blocks of at least 4 KB: under load the lines of
- * many requests go out in one write instead of one write each (a write per request was ~7 % of
- * the server's CPU). A quiet server still shows its lines within a second; pino writes what is
- * left when the process exits, so only a kill -9 can lose the last second of log.
+ * Standard output, written in the background in blocks of at least 4 KB: under load many requests'
+ * lines go out in one write instead of a costly write each (bench/NOTES.md). A quiet server still
+ * shows its lines within a second; only a kill -9 can lose the last second (pino flushes at exit).
  */
 function jsonLines(to: NodeJS.WritableStream | number): Lines {
   if (typeof to !== 'number') return to;
@@ -122,7 +121,7 @@ export async function createLogging(
       stream: lines ?? (await readableLines(destination)),
       // No redaction pass: the serializers Fastify applies to `req` and `res` write the method, URL,
       // host, address and status, never a header, so a token or a cookie has no way into a line.
-      // Redacting paths that never occur cost every line a clone and a path parse (~1 % of a call).
+      // Redacting paths that never occur cost every line a clone and a path parse (bench/NOTES.md).
     },
     logController: new OneLinePerRequest(terminal, lines),
   };

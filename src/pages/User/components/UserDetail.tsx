@@ -7,8 +7,8 @@ import { formatDate } from '@/utils/format';
 const orUnset = (text: string) => text || '未填写';
 
 /*
- * The server stamps lastLoginDate with the registration time when it creates a user (CONTRACT.md
- * keeps the field a date, never empty); only a sign-in on the community site moves it later. So a
+ * The server stamps lastLoginDate with the registration time when it creates a user (docs/api.md
+ * "user" keeps the field a date, never empty); only a sign-in on the community site moves it later. So a
  * last sign-in no later than the registration means there has been none.
  */
 export const lastLoginText = ({ registerDate, lastLoginDate }: Pick<User, 'registerDate' | 'lastLoginDate'>) =>
