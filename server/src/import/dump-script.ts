@@ -77,21 +77,20 @@ function lineFinder(text: string): (offset: number) => number {
   };
 }
 
-const OPENERS: Record<string, string> = { '{': '}', '[': ']', '(': ')', '${': '}' };
+const OPENERS = new Set(['{', '[', '(', '${']);
 type Bracket = { token: string; line: number };
 
 /**
- * The brackets still open where the tokens stop (all of them, or those the parser's error point
- * had not closed), by acorn's own tokenizer so that brackets inside strings and comments do not count.
+ * The brackets still open where the tokens stop, and the first one opened past MAX_DEPTH, by
+ * acorn's own tokenizer, so that brackets inside strings and comments do not count.
  */
-function openBrackets(text: string, until = Number.POSITIVE_INFINITY): { open: Bracket[]; deepest: Bracket | null } {
+function openBrackets(text: string): { open: Bracket[]; deepest: Bracket | null } {
   const open: Bracket[] = [];
   let deepest: Bracket | null = null;
   try {
     for (const token of tokenizer(text, { ...PARSE_OPTIONS, locations: true })) {
-      if (token.start >= until) break;
       const label = token.type.label;
-      if (label in OPENERS) {
+      if (OPENERS.has(label)) {
         open.push({ token: label, line: token.loc!.start.line });
         if (!deepest && open.length > MAX_DEPTH) deepest = open[open.length - 1];
       } else if ((label === '}' || label === ']' || label === ')') && open.length) open.pop();

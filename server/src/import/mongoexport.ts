@@ -90,13 +90,19 @@ export async function readExportFile(filePath: string): Promise<SourceDoc[]> {
       docs.push({ doc: toDoc(() => EJSON.deserialize(item, { relaxed: true }), file, i + 1), line: i + 1, file });
     return docs;
   }
-  const lines = readline.createInterface({ input: fs.createReadStream(filePath, 'utf8'), crlfDelay: Number.POSITIVE_INFINITY });
+  const input = fs.createReadStream(filePath, 'utf8');
+  const lines = readline.createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
   let line = 0;
-  for await (const raw of lines) {
-    line++;
-    const text = line === 1 ? raw.replace(/^\ufeff/, '') : raw;
-    if (!text.trim()) continue;
-    docs.push({ doc: toDoc(() => EJSON.parse(text, { relaxed: true }), file, line), line, file });
+  try {
+    for await (const raw of lines) {
+      line++;
+      const text = line === 1 ? raw.replace(/^\ufeff/, '') : raw;
+      if (!text.trim()) continue;
+      docs.push({ doc: toDoc(() => EJSON.parse(text, { relaxed: true }), file, line), line, file });
+    }
+  } finally {
+    // Closing readline (a refused line ends the loop) leaves its input open; the file is closed here.
+    input.destroy();
   }
   return docs;
 }
