@@ -2,16 +2,15 @@
  * `npm run dev:mock`: no server process and no database to run, yet every call under /api,
  * /res/captcha and /static/uploads is answered by the real server (server/src/app.ts), built in
  * this process on an in-memory PGlite and reached through `app.inject`. Rules, messages, status
- * codes, headers and shapes are the server's own, so the two cannot drift (CONTRACT.md, "One
- * contract, one place").
+ * codes, headers and shapes are the server's own, so the two cannot drift.
  *
  * The server starts as soon as Umi loads this file, when `max dev` starts (about 20 seconds:
  * PGlite, migrations, the `--demo` data set), and lives as long as `max dev`; its data is lost when
  * `max dev` stops. A call made while it starts waits for it (up to READY_WAIT_MS, then a 503
- * envelope): it gets the server's answer, never whatever the dev server would answer instead. Sign in as `admin` /
- * `123456` (super admin) or `editor` / `123456` (normal admin); the captcha always reads 「TEST」,
- * in any case (the server's CAPTCHA_TEST_ANSWER, which it refuses under NODE_ENV=production;
- * `max dev` sets development).
+ * envelope): it gets the server's answer, never whatever the dev server would answer instead.
+ * Sign in as `admin` / `123456` (super admin) or `editor` / `123456` (normal admin); the captcha
+ * always reads 「TEST」, in any case (the server's CAPTCHA_TEST_ANSWER, which it refuses under
+ * NODE_ENV=production; `max dev` sets development).
  *
  * How Umi 4's mock middleware hands a call over (@umijs/preset-umi/dist/features/mock): keys are
  * path-to-regexp 1.x patterns tested against `req.path`, so `/api/*` covers every API path; the
