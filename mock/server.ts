@@ -5,11 +5,13 @@
  * codes, headers and shapes are the server's own, so the two cannot drift (docs/architecture.md,
  * "One contract").
  *
- * The server starts on the first call (a few seconds: PGlite, migrations, the `--demo` data set)
- * and lives as long as `max dev`; its data is lost when `max dev` stops. Sign in as `admin` /
- * `123456` (super admin) or `editor` / `123456` (normal admin); the captcha always reads 「TEST」,
- * in any case (the server's CAPTCHA_TEST_ANSWER, which it refuses under NODE_ENV=production;
- * `max dev` sets development).
+ * The server starts as soon as Umi loads this file, when `max dev` starts (about 20 seconds:
+ * PGlite, migrations, the `--demo` data set), and lives as long as `max dev`; its data is lost when
+ * `max dev` stops. A call made while it starts waits for it (up to READY_WAIT_MS, then a 503
+ * envelope): it gets the server's answer, never whatever the dev server would answer instead.
+ * Sign in as `admin` / `123456` (super admin) or `editor` / `123456` (normal admin); the captcha
+ * always reads 「TEST」, in any case (the server's CAPTCHA_TEST_ANSWER, which it refuses under
+ * NODE_ENV=production; `max dev` sets development).
  *
  * How Umi 4's mock middleware hands a call over (@umijs/preset-umi/dist/features/mock): keys are
  * path-to-regexp 1.x patterns tested against `req.path`, so `/api/*` covers every API path; the
@@ -118,35 +120,70 @@ async function payloadOf(req: MockRequest, headers: IncomingHttpHeaders): Promis
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding']);
 
-export async function forward(req: MockRequest, res: ServerResponse): Promise<void> {
+/**
+ * How long a call waits for the in-process server to be ready: its start takes about 20 s, more on
+ * a busy machine. (The front end gives up sooner, after its own 3 s time-out, and says so.)
+ */
+export const READY_WAIT_MS = 60_000;
+
+function unavailable(res: ServerResponse, msg: string) {
+  res.statusCode = 503;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.end(JSON.stringify({ success: false, code: 503, msg, data: null }));
+}
+
+/** The server once ready, or null when it was not ready within `waitMs`. */
+async function ready(server: () => Promise<FastifyInstance>, waitMs: number): Promise<FastifyInstance | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<null>((resolve) => {
+    timer = setTimeout(resolve, waitMs, null);
+  });
   try {
-    const headers: IncomingHttpHeaders = { ...req.headers };
-    const payload = await payloadOf(req, headers);
-    if (payload !== req) {
-      delete headers['content-length'];
-      delete headers['transfer-encoding'];
-    }
-    const app = await mockServer();
-    const answer = await app.inject({
-      method: req.method as InjectOptions['method'],
-      url: req.originalUrl ?? req.url!,
-      headers,
-      payload,
-      remoteAddress: req.socket?.remoteAddress,
-    });
-    for (const [name, value] of Object.entries(answer.headers)) {
-      if (value !== undefined && !HOP_BY_HOP.has(name)) res.setHeader(name, value);
-    }
-    res.statusCode = answer.statusCode;
-    res.end(answer.rawPayload);
-  } catch (error) {
-    console.error('[mock] 进程内服务端出错：', error);
-    if (res.headersSent) return void res.end();
-    res.statusCode = 503;
-    res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    res.end(JSON.stringify({ success: false, code: 503, msg: '模拟服务暂不可用，请查看 max dev 的输出', data: null }));
+    return await Promise.race([server(), late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
+
+/** Each call answered by `server()`'s app, waiting for it up to `waitMs` (tests give their own). */
+export function createForward({ server = mockServer, waitMs = READY_WAIT_MS } = {}) {
+  return async function forward(req: MockRequest, res: ServerResponse): Promise<void> {
+    try {
+      const headers: IncomingHttpHeaders = { ...req.headers };
+      const payload = await payloadOf(req, headers);
+      if (payload !== req) {
+        delete headers['content-length'];
+        delete headers['transfer-encoding'];
+      }
+      const app = await ready(server, waitMs);
+      if (!app) {
+        console.error(`[mock] 进程内服务端 ${waitMs / 1000} 秒内没有启动完成`);
+        return unavailable(res, '服务暂时不可用，请稍后重试');
+      }
+      const answer = await app.inject({
+        method: req.method as InjectOptions['method'],
+        url: req.originalUrl ?? req.url!,
+        headers,
+        payload,
+        remoteAddress: req.socket?.remoteAddress,
+      });
+      for (const [name, value] of Object.entries(answer.headers)) {
+        if (value !== undefined && !HOP_BY_HOP.has(name)) res.setHeader(name, value);
+      }
+      res.statusCode = answer.statusCode;
+      res.end(answer.rawPayload);
+    } catch (error) {
+      console.error('[mock] 进程内服务端出错：', error);
+      if (res.headersSent) return void res.end();
+      unavailable(res, '模拟服务暂不可用，请查看 max dev 的输出');
+    }
+  };
+}
+
+export const forward = createForward();
+
+// Started while webpack builds the front end, so that it is usually ready before the first page asks.
+mockServer().catch((error: unknown) => console.error('[mock] 进程内服务端启动失败：', error));
 
 const handler = (req: IncomingMessage, res: ServerResponse) => void forward(req, res);
 

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createMockMiddleware } from '@umijs/preset-umi/dist/features/mock/createMockMiddleware';
 import { getMockData } from '@umijs/preset-umi/dist/features/mock/getMockData';
-import { mockServer } from '../../mock/server';
+import { createForward, mockServer } from '../../mock/server';
 
 const ROOT = path.resolve(__dirname, '../..');
 const PNG = Buffer.from(
@@ -26,22 +26,36 @@ interface Envelope<T = unknown> {
 
 let server: http.Server;
 let base: string;
+/** Calls sent while the in-process server was still starting, with when each was sent. */
+let early: Array<{ url: string; sentAt: number; response: Promise<Response> }>;
+let readyAt: number;
+
+/** What `max dev` answers a GET no middleware took: the app's index.html (history fallback). */
+const INDEX_HTML = '<!doctype html><html><body><div id="root"></div></body></html>';
 
 beforeAll(async () => {
+  // Loading mock/ starts the in-process server (PGlite, migrations, demo data), as `max dev` does.
   const mockData = getMockData({ cwd: ROOT, mockConfig: {} });
+  void mockServer().then(() => {
+    readyAt = performance.now();
+  });
   const middleware = createMockMiddleware({ context: { mockData } });
   server = http.createServer((req, res) => {
     // What express adds and the middleware reads.
     Object.assign(req, { path: new URL(req.url!, 'http://localhost').pathname, originalUrl: req.url });
     middleware(req as never, res as never, () => {
-      res.statusCode = 404;
-      res.end('not mocked');
+      res.setHeader('content-type', 'text/html');
+      res.end(INDEX_HTML);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  // The first call starts the in-process server (PGlite, migrations, demo data).
-  expect((await fetch(`${base}/res/captcha`)).status).toBe(200);
+  early = ['/api/admin/whoami', '/res/captcha', '/api/type'].map((url) => ({
+    url,
+    sentAt: performance.now(),
+    response: fetch(`${base}${url}`),
+  }));
+  await Promise.all(early.map((call) => call.response));
 }, 180_000);
 
 afterAll(async () => {
@@ -87,6 +101,36 @@ test('Umi finds one handler per method and prefix, all in mock/server.ts', () =>
     'PUT /api/*',
   ]);
   expect(new Set(Object.values(mockData).map((m) => path.relative(ROOT, m.file!)))).toEqual(new Set(['mock/server.ts']));
+});
+
+test('a call made while the in-process server starts waits for it and gets its answer, not index.html', async () => {
+  for (const call of early) expect(call.sentAt).toBeLessThan(readyAt);
+  const [whoami, captcha, types] = await Promise.all(early.map((call) => call.response));
+  expect(whoami.status).toBe(401);
+  expect(whoami.headers.get('content-type')).toMatch(/^application\/json/);
+  expect(await whoami.json()).toMatchObject({ success: false, code: 401, data: null });
+  expect(captcha.status).toBe(200);
+  expect(captcha.headers.get('content-type')).toBe('image/svg+xml; charset=utf-8');
+  expect(types.status).toBe(401);
+  expect(await types.text()).not.toContain(INDEX_HTML);
+});
+
+test('a call waits for the in-process server only so long, then answers the 503 envelope', async () => {
+  const forward = createForward({ server: () => new Promise(() => undefined), waitMs: 100 });
+  const waiting = http.createServer((req, res) => void forward(req, res));
+  await new Promise<void>((resolve) => waiting.listen(0, '127.0.0.1', resolve));
+  const error = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+  try {
+    const started = performance.now();
+    const response = await fetch(`http://127.0.0.1:${(waiting.address() as AddressInfo).port}/api/admin/whoami`);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(90);
+    expect(response.status).toBe(503);
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(await response.json()).toEqual({ success: false, code: 503, msg: '服务暂时不可用，请稍后重试', data: null });
+  } finally {
+    error.mockRestore();
+    await new Promise((resolve) => waiting.close(resolve));
+  }
 });
 
 test('the captcha is the server’s: an uncached SVG and its cookie', async () => {

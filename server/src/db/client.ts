@@ -8,6 +8,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { sql, type SQL } from 'drizzle-orm';
+import { LRUCache } from 'lru-cache';
 import pg, { Pool } from 'pg';
 import { listenForChanges, type FeedState } from './change-feed';
 import { preparedStatements } from './pglite-statements';
@@ -60,8 +61,9 @@ export function memoUntilWrite<A extends unknown[], R>(
 ): (...args: A) => R | Promise<R> {
   const version = changeVersions.get(db);
   if (!version) return lookup;
-  const max = options.max ?? 1000;
-  const memo = new Map<string, { version: number; answer: R }>();
+  // Bounded by count, the least recently used answer going first; a write makes every answer
+  // stale at once by moving the version, so nothing needs evicting for it.
+  const memo = new LRUCache<string, { version: number; answer: R }>({ max: options.max ?? 1000 });
   return (...args) => {
     const before = version();
     if (before === null) return lookup(...args);
@@ -71,10 +73,7 @@ export function memoUntilWrite<A extends unknown[], R>(
     // guarded call then costs no promise and no turn of the microtask queue.
     if (known && known.version === before && options.fresh(known.answer, ...args)) return known.answer;
     return lookup(...args).then((answer) => {
-      if (version() === before && options.keep(answer)) {
-        if (memo.size >= max) memo.clear();
-        memo.set(key, { version: before, answer });
-      }
+      if (version() === before && options.keep(answer)) memo.set(key, { version: before, answer });
       return answer;
     });
   };

@@ -66,6 +66,30 @@ describe('prepared statement client', () => {
     expect((await client.query('select * from shape')).rows).toEqual([{ a: 1, b: 2 }]);
   });
 
+  it('keeps at most 200 statements prepared, closing the least recently used', async () => {
+    const own = new PGlite();
+    try {
+      const statements = preparedStatements(own);
+      const named = (text: string) => own.query<{ name: string }>(`select name from pg_prepared_statements where statement = $1`, [text]);
+      await statements.query('select 0 as kept');
+      for (let i = 1; i <= 250; i++) {
+        await statements.query(`select ${i} as n`);
+        // Used again and again: never the least recently used.
+        if (i % 50 === 0) await statements.query('select 0 as kept');
+      }
+      // The next statement prepared closes those pushed out on the way.
+      await statements.query('select 251 as n');
+      const open = (await own.query<{ n: number }>('select count(*)::int as n from pg_prepared_statements')).rows[0].n;
+      // 200 kept, and the one just pushed out, which the next statement prepared will close.
+      expect(open).toBe(201);
+      expect((await named('select 0 as kept')).rows).toHaveLength(1);
+      expect((await named('select 1 as n')).rows).toHaveLength(0);
+      expect((await named('select 250 as n')).rows).toHaveLength(1);
+    } finally {
+      await own.close();
+    }
+  });
+
   it('runs nothing of its own inside a transaction another caller holds', async () => {
     let outside: Promise<{ rows: Array<{ name: string | null }> }> | undefined;
     await client.transaction(async (tx) => {
@@ -174,6 +198,24 @@ describe('memoUntilWrite on the embedded database', () => {
     expect(await memo('memo-session-2', 10)).toMatchObject({ expires: 4000 });
     expect(await memo('memo-session-2', 10)).toMatchObject({ expires: 4000 });
     expect(calls()).toBe(2);
+  });
+
+  it('remembers a bounded number of answers, forgetting the least recently used first', async () => {
+    await database.db.execute(sql`insert into admin_sessions (id, admin_id, created_at, expires_at)
+      values ('memo-lru-1', 'memo-admin-0000000000001', 0, 1000), ('memo-lru-2', 'memo-admin-0000000000001', 0, 1000),
+             ('memo-lru-3', 'memo-admin-0000000000001', 0, 1000)`);
+    const looked: string[] = [];
+    const memo = memoUntilWrite(
+      database.db,
+      async (id: string) => {
+        looked.push(id);
+        return (await queryRows<{ id: string }>(database.db, sql`select id from admin_sessions where id = ${id}`))[0] ?? null;
+      },
+      { key: (id) => id, keep: (row) => row !== null, fresh: () => true, max: 2 },
+    );
+    for (const id of ['memo-lru-1', 'memo-lru-2', 'memo-lru-1', 'memo-lru-3', 'memo-lru-1', 'memo-lru-2']) await memo(id);
+    // 2 was the least recently used when 3 came: only it was forgotten.
+    expect(looked).toEqual(['memo-lru-1', 'memo-lru-2', 'memo-lru-3', 'memo-lru-2']);
   });
 
   it('is the lookup itself on a database it does not know (PostgreSQL)', async () => {

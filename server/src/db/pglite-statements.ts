@@ -1,4 +1,5 @@
 import { messages, protocol, type PGlite, type Results } from '@electric-sql/pglite';
+import { LRUCache } from 'lru-cache';
 
 type Parser = (value: string, typeId: number) => unknown;
 type Serializer = (value: unknown) => string;
@@ -71,8 +72,9 @@ function concat(parts: Uint8Array[]): Uint8Array {
  * take PGlite's own locks, so a statement never runs inside another caller's transaction.
  */
 export function preparedStatements(pg: PGlite): StatementClient {
-  const statements = new Map<string, Statement>();
+  // Statements pushed out (or forgotten) are closed with the next statement prepared.
   const closing: string[] = [];
+  const statements = new LRUCache<string, Statement>({ max: MAX_STATEMENTS, dispose: (statement) => void closing.push(statement.name) });
   let counter = 0;
   let writes = 0;
 
@@ -158,12 +160,7 @@ export function preparedStatements(pg: PGlite): StatementClient {
 
   async function prepare(text: string): Promise<Statement> {
     const known = statements.get(text);
-    if (known) {
-      // Map order is insertion order: moved to the end, it is the most recently used.
-      statements.delete(text);
-      statements.set(text, known);
-      return known;
-    }
+    if (known) return known;
     const name = `pglite_s${++counter}`;
     const reply = await exchange(
       concat([
@@ -176,19 +173,7 @@ export function preparedStatements(pg: PGlite): StatementClient {
     closing.length = 0;
     const statement: Statement = { name, paramTypes: reply.paramTypes ?? [], fields: reply.fields ?? [] };
     statements.set(text, statement);
-    if (statements.size > MAX_STATEMENTS) {
-      const [oldest, { name: old }] = statements.entries().next().value as [string, Statement];
-      statements.delete(oldest);
-      closing.push(old);
-    }
     return statement;
-  }
-
-  function forget(text: string) {
-    const statement = statements.get(text);
-    if (!statement) return;
-    statements.delete(text);
-    closing.push(statement.name);
   }
 
   async function execute<T>(text: string, params: unknown[], options: QueryOptions | undefined): Promise<Results<T>> {
@@ -233,7 +218,7 @@ export function preparedStatements(pg: PGlite): StatementClient {
     } catch (error) {
       writes++;
       if ((error as { code?: string }).code === CACHED_PLAN_CHANGED && statements.has(text)) {
-        forget(text);
+        statements.delete(text);
         // Outside a transaction nothing was done; inside one the transaction has failed anyway.
         if (retry && !pg.isInTransaction()) return run(text, params, options, false);
       }

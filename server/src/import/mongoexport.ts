@@ -1,12 +1,13 @@
 /**
  * Reads a folder of mongoexport files, `<collection>.json`, one document per line in Extended
- * JSON v2, relaxed or canonical ({"$oid"}, {"$date": ISO string | {"$numberLong"} | number},
- * {"$numberInt"}, {"$numberLong"}, {"$numberDouble"}, {"$numberDecimal"}). A file written with
- * --jsonArray (one JSON array) is read as well. A line that is not JSON refuses the whole source.
+ * JSON v2, relaxed or canonical, as the MongoDB driver's own `bson` reads it (EJSON). A file
+ * written with --jsonArray (one JSON array) is read as well. A line that is not JSON refuses the
+ * whole source.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
+import { BSONError, BSONValue, Decimal128, EJSON, ObjectId } from 'bson';
 import { type Doc, ObjectIdValue, SourceError, type SourceDoc, type Value } from './values';
 
 export class ExportSyntaxError extends SourceError {
@@ -16,50 +17,48 @@ export class ExportSyntaxError extends SourceError {
   }
 }
 
-const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
-
-/** Extended JSON's type wrappers to plain values; anything else is kept as it is. */
-export function fromExtendedJson(value: unknown, where: () => string): Value {
+/** What EJSON gives (ObjectId, Date, Decimal128, …) as the values both source readers share. */
+function toValue(value: unknown): Value {
   if (value === null || typeof value === 'boolean' || typeof value === 'number' || typeof value === 'string') return value;
-  if (Array.isArray(value)) return value.map((v) => fromExtendedJson(v, where));
-  const obj = value as Record<string, unknown>;
-  const keys = Object.keys(obj);
-  if (keys.length === 1 && keys[0].startsWith('$')) {
-    const [key] = keys;
-    const inner = obj[key];
-    if (key === '$oid') {
-      if (typeof inner !== 'string' || !/^[0-9a-fA-F]{24}$/.test(inner)) throw new Error(`${where()}：$oid 应为 24 位十六进制字符串`);
-      return new ObjectIdValue(inner.toLowerCase());
-    }
-    if (key === '$date') {
-      const raw =
-        typeof inner === 'object' && inner !== null && typeof (inner as Record<string, unknown>).$numberLong === 'string'
-          ? Number((inner as Record<string, string>).$numberLong)
-          : inner;
-      const date = typeof raw === 'string' || typeof raw === 'number' ? new Date(raw) : null;
-      if (!date || Number.isNaN(date.getTime())) throw new Error(`${where()}：$date 不是有效的日期`);
-      return date;
-    }
-    if (key === '$numberInt' || key === '$numberLong' || key === '$numberDouble' || key === '$numberDecimal') {
-      if (typeof inner !== 'string' || !(NUMBER.test(inner) || /^-?(Infinity|NaN)$/.test(inner)))
-        throw new Error(`${where()}：${key} 应为数字字符串`);
-      return Number(inner);
-    }
+  if (Array.isArray(value)) return value.map(toValue);
+  if (value instanceof Date) {
+    if (Number.isNaN(value.getTime())) throw new Error('$date 不是有效的日期');
+    return value;
   }
+  if (value instanceof ObjectId) return new ObjectIdValue(value.toHexString());
+  if (value instanceof Decimal128) return Number(value.toString());
+  // Relaxed parsing gives $numberInt, $numberLong and $numberDouble as numbers. Any other BSON
+  // type (binary, timestamp, regular expression …) stays the document mongoexport wrote, which no
+  // field of the product takes, so its record is skipped with a reason.
+  if (value instanceof BSONValue) return toValue(EJSON.serialize(value, { relaxed: false }));
   const doc: Doc = {};
-  for (const key of keys) {
-    Object.defineProperty(doc, key, { value: fromExtendedJson(obj[key], where), enumerable: true, writable: true, configurable: true });
+  for (const [key, inner] of Object.entries(value as Record<string, unknown>)) {
+    // Own property even for "__proto__": a plain assignment would change the object's prototype.
+    Object.defineProperty(doc, key, { value: toValue(inner), enumerable: true, writable: true, configurable: true });
   }
   return doc;
 }
 
-function toDoc(parsed: unknown, file: string, line: number): Doc {
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+function reasonOf(error: unknown): string {
+  if (error instanceof SyntaxError) return `不是有效的 JSON（${error.message}）`;
+  if (BSONError.isBSONError(error)) return `不是有效的 Extended JSON（${error.message}）`;
+  return (error as Error).message;
+}
+
+/** One document from its Extended JSON, read by `read` (a line's text, or an array's item). */
+function toDoc(read: () => unknown, file: string, line: number): Doc {
+  let parsed: unknown;
+  try {
+    parsed = read();
+  } catch (error) {
+    throw new ExportSyntaxError(file, line, reasonOf(error));
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed) || parsed instanceof BSONValue || parsed instanceof Date)
     throw new ExportSyntaxError(file, line, '不是一个文档（JSON 对象）');
   try {
-    return fromExtendedJson(parsed, () => `${file} 第 ${line} 行`) as Doc;
+    return toValue(parsed) as Doc;
   } catch (error) {
-    throw new ExportSyntaxError(file, line, (error as Error).message.replace(/^.*?：/, ''));
+    throw new ExportSyntaxError(file, line, reasonOf(error));
   }
 }
 
@@ -87,22 +86,23 @@ export async function readExportFile(filePath: string): Promise<SourceDoc[]> {
       throw new ExportSyntaxError(file, 1, `不是有效的 JSON（${(error as Error).message}）`);
     }
     if (!Array.isArray(parsed)) throw new ExportSyntaxError(file, 1, '不是 JSON 数组');
-    for (const [i, item] of parsed.entries()) docs.push({ doc: toDoc(item, file, i + 1), line: i + 1, file });
+    for (const [i, item] of parsed.entries())
+      docs.push({ doc: toDoc(() => EJSON.deserialize(item, { relaxed: true }), file, i + 1), line: i + 1, file });
     return docs;
   }
-  const lines = readline.createInterface({ input: fs.createReadStream(filePath, 'utf8'), crlfDelay: Number.POSITIVE_INFINITY });
+  const input = fs.createReadStream(filePath, 'utf8');
+  const lines = readline.createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
   let line = 0;
-  for await (const raw of lines) {
-    line++;
-    const text = line === 1 ? raw.replace(/^\ufeff/, '') : raw;
-    if (!text.trim()) continue;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch (error) {
-      throw new ExportSyntaxError(file, line, `不是有效的 JSON（${(error as Error).message}）`);
+  try {
+    for await (const raw of lines) {
+      line++;
+      const text = line === 1 ? raw.replace(/^\ufeff/, '') : raw;
+      if (!text.trim()) continue;
+      docs.push({ doc: toDoc(() => EJSON.parse(text, { relaxed: true }), file, line), line, file });
     }
-    docs.push({ doc: toDoc(parsed, file, line), line, file });
+  } finally {
+    // Closing readline (a refused line ends the loop) leaves its input open; the file is closed here.
+    input.destroy();
   }
   return docs;
 }

@@ -1,10 +1,12 @@
-import { Readable } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
+import { type Options, stringify } from 'csv-stringify';
 import type { FastifyReply } from 'fastify';
 
 /**
- * CSV downloads (RFC 4180) that spreadsheets open as meant: UTF-8 with a byte-order mark (Excel
- * otherwise reads the Chinese as ANSI), CRLF line ends, quoting where a cell needs it, and no cell
- * a spreadsheet would run as a formula (OWASP "CSV injection"). Shared by every export.
+ * CSV downloads (RFC 4180, written by csv-stringify) that spreadsheets open as meant: UTF-8 with a
+ * byte-order mark (Excel otherwise reads the Chinese as ANSI), CRLF line ends, quoting where a
+ * cell needs it, and no cell a spreadsheet would run as a formula (OWASP "CSV injection"). Shared
+ * by every export.
  */
 
 export type CsvValue = string | number | boolean | null | undefined;
@@ -14,23 +16,21 @@ export interface CsvColumn<R> {
   value(row: R): CsvValue;
 }
 
-const BOM = '\uFEFF';
 // A cell starting with one of these is a formula (or becomes one) in Excel, LibreOffice or Sheets.
 const FORMULA_START = /^[=+\-@\t\r]/;
-const NEEDS_QUOTES = /[",\r\n]/;
 
-/** One cell: text that could start a formula gets a leading `'`; quotes where needed. */
-export function csvCell(value: CsvValue): string {
-  if (value === null || value === undefined) return '';
-  // A number is data whatever its sign; only text can smuggle in a formula.
-  let text = typeof value === 'string' ? value : String(value);
-  if (typeof value === 'string' && FORMULA_START.test(text)) text = `'${text}`;
-  return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
-export function csvLine(cells: CsvValue[]): string {
-  return `${cells.map(csvCell).join(',')}\r\n`;
-}
+const CSV_OPTIONS: Options = {
+  bom: true,
+  record_delimiter: 'windows',
+  // csv-stringify quotes a cell holding the whole CRLF; RFC 4180 wants a lone CR or LF quoted too.
+  quoted_match: /[\r\n]/,
+  cast: {
+    // Text that could start a formula gets a leading `'`; a number is data whatever its sign.
+    string: (text: string) => (FORMULA_START.test(text) ? `'${text}` : text),
+    // true/false as written, where csv-stringify's default writes 1 and an empty cell.
+    boolean: (value: boolean) => String(value),
+  },
+};
 
 // China has had no daylight saving time since 1991: Asia/Shanghai is UTC+8 all year.
 const SHANGHAI_OFFSET_MS = 8 * 60 * 60 * 1000;
@@ -52,14 +52,19 @@ export function csvDisposition(baseName: string, at: number): string {
   return `attachment; filename="export-${day}.csv"; filename*=UTF-8''${encoded}`;
 }
 
-/** The text of a whole export: the BOM and the header line, then one chunk per batch of rows. */
-export async function* csvChunks<R>(columns: Array<CsvColumn<R>>, batches: AsyncIterable<R[]>): AsyncGenerator<string> {
-  yield BOM + csvLine(columns.map((c) => c.header));
-  for await (const rows of batches) {
-    let chunk = '';
-    for (const row of rows) chunk += csvLine(columns.map((c) => c.value(row)));
-    yield chunk;
+/**
+ * The text of a whole export: the header line, then one record per row, taken batch by batch as
+ * the stream is read. csv-stringify's stream pulls records only while its buffer has room, so
+ * about one batch is in memory at a time; destroying the stream (the client went away) ends the
+ * batches' generator, so no further query is sent.
+ */
+export function csvStream<R>(columns: Array<CsvColumn<R>>, batches: AsyncIterable<R[]>): Readable {
+  async function* records(): AsyncGenerator<CsvValue[]> {
+    yield columns.map((c) => c.header);
+    for await (const rows of batches) for (const row of rows) yield columns.map((c) => c.value(row));
   }
+  // The error, if any, reaches whoever reads the stream (Fastify ends the answer); nothing more to do here.
+  return pipeline(Readable.from(records()), stringify(CSV_OPTIONS), () => undefined);
 }
 
 export interface CsvExport<R> {
@@ -69,16 +74,11 @@ export interface CsvExport<R> {
   batches: AsyncIterable<R[]>;
 }
 
-/**
- * Streams an export as the answer. The stream is pulled as the client reads (backpressure; a
- * byte stream with a 64 kB buffer, where an object stream would read 16 batches ahead), so about
- * one batch is in memory at a time; when the client goes away Fastify destroys the stream, which
- * ends the batches' generator, so no further query is sent.
- */
+/** Streams an export as the answer; when the client goes away Fastify destroys the stream. */
 export function sendCsv<R>(reply: FastifyReply, csv: CsvExport<R>, at: number) {
   return reply
     .header('content-type', 'text/csv; charset=utf-8')
     .header('content-disposition', csvDisposition(csv.name, at))
     .header('cache-control', 'no-store')
-    .send(Readable.from(csvChunks(csv.columns, csv.batches), { objectMode: false, highWaterMark: 64 * 1024 }));
+    .send(csvStream(csv.columns, csv.batches));
 }

@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import svgCaptcha from 'svg-captcha';
 import { ACCOUNT_MESSAGES, LOGIN_RESULTS } from '../../../../contract/account';
 import type { LoginTwoFactorBody } from '../../../../contract/account';
@@ -114,7 +115,7 @@ export function createAuthService(deps: {
   const getTokens = async () => (await getKeys()).tokens;
   // Sessions whose "last seen" this process wrote lately: the memoised session lookup may still
   // show the older time, and must not make every request write it again.
-  const touched = new Map<string, number>();
+  const touched = new LRUCache<string, number>({ max: 10_000 });
 
   const record = (admin: { id: string }, client: ClientInfo, at: number, succeeded: boolean, result: string) =>
     repo.recordLogin(
@@ -170,7 +171,6 @@ export function createAuthService(deps: {
     // lookup already read the time, so an ordinary request adds no statement.
     const seen = Math.max(admin.lastSeenAt ?? 0, touched.get(claims.sid) ?? 0);
     if (at - seen < LAST_SEEN_EVERY_MS) return authenticated;
-    if (touched.size >= 10_000) touched.clear();
     touched.set(claims.sid, at);
     return repo.touchSession(claims.sid, at, LAST_SEEN_EVERY_MS).then(() => authenticated);
   }

@@ -1,4 +1,5 @@
 import { createSigner, createVerifier } from 'fast-jwt';
+import { LRUCache } from 'lru-cache';
 
 export interface TokenClaims {
   /** The admin's id. */
@@ -20,7 +21,8 @@ export function createTokens(secret: string) {
   // the signature check (or fast-jwt's own cache, a SHA-256 of the token) cost every call a few
   // microseconds. A remembered token is refused once it has expired, as the verifier would; a
   // token that fails is not remembered, so every forged one pays for its check.
-  const verified = new Map<string, { claims: TokenClaims; expiresAt: number }>();
+  // Expiry is checked on the wall clock, as the verifier checks it; the cache only bounds the count.
+  const verified = new LRUCache<string, { claims: TokenClaims; expiresAt: number }>({ max: REMEMBERED_TOKENS });
   return {
     sign(claims: TokenClaims, lifetimeMs: number): string {
       return createSigner({ key: secret, algorithm: ALGORITHM, expiresIn: lifetimeMs })({ ...claims });
@@ -40,7 +42,6 @@ export function createTokens(secret: string) {
       }
       if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string' || typeof payload.exp !== 'number') return null;
       const claims = { sub: payload.sub, sid: payload.sid };
-      if (verified.size >= REMEMBERED_TOKENS) verified.clear();
       verified.set(token, { claims, expiresAt: payload.exp * 1000 });
       return claims;
     },

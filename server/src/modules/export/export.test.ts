@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../db/client';
-import { csvCell, csvDate, csvDisposition } from '../../lib/csv';
+import { type CsvValue, csvDate, csvDisposition, csvStream } from '../../lib/csv';
 import { contentFixtures } from '../../../test/content';
 import { bearer, createTestContext, type TestContext } from '../../../test/harness';
 import { createUserRepository } from '../user/user.repository';
@@ -74,23 +74,30 @@ async function everyListed(url: string): Promise<Array<Record<string, unknown>>>
   }
 }
 
+/** Each value as the one cell of a row, written by the exports' own stream: the file's lines after its header. */
+async function cells(values: CsvValue[]): Promise<string> {
+  let text = '';
+  for await (const chunk of csvStream(
+    [{ header: 'h', value: (v: CsvValue) => v }],
+    (async function* () {
+      yield values.slice(0, 2);
+      yield values.slice(2);
+    })(),
+  ))
+    text += chunk.toString();
+  expect(text.startsWith(`${BOM}h\r\n`)).toBe(true);
+  return text.slice(`${BOM}h\r\n`.length);
+}
+
 describe('CSV writer', () => {
-  it('prefixes what a spreadsheet would run as a formula, quotes what needs it, leaves numbers alone', () => {
-    expect(['=1+1', '+1', '-1', '@SUM(A1)', '\tx', '\rx', 'plain', '中文'].map(csvCell)).toEqual([
-      "'=1+1",
-      "'+1",
-      "'-1",
-      "'@SUM(A1)",
-      "'\tx",
-      `"'\rx"`,
-      'plain',
-      '中文',
-    ]);
-    expect(csvCell('a,b')).toBe('"a,b"');
-    expect(csvCell('say "hi"')).toBe('"say ""hi"""');
-    expect(csvCell('two\nlines')).toBe('"two\nlines"');
-    expect(csvCell('=HYPERLINK("x")')).toBe(`"'=HYPERLINK(""x"")"`);
-    expect([csvCell(-5), csvCell(0), csvCell(null), csvCell(undefined)]).toEqual(['-5', '0', '', '']);
+  it('prefixes what a spreadsheet would run as a formula, quotes what needs it, leaves numbers alone', async () => {
+    expect(await cells(['=1+1', '+1', '-1', '@SUM(A1)', '\tx', '\rx', 'plain', '中文'])).toBe(
+      ["'=1+1", "'+1", "'-1", "'@SUM(A1)", "'\tx", `"'\rx"`, 'plain', '中文', ''].join('\r\n'),
+    );
+    expect(await cells(['a,b', 'say "hi"', 'two\nlines', 'cr\r', '=HYPERLINK("x")'])).toBe(
+      ['"a,b"', '"say ""hi"""', '"two\nlines"', '"cr\r"', `"'=HYPERLINK(""x"")"`, ''].join('\r\n'),
+    );
+    expect(await cells([-5, 0, null, undefined, true, false])).toBe(['-5', '0', '', '', 'true', 'false', ''].join('\r\n'));
   });
 
   it('writes dates in Asia/Shanghai and names the file in Chinese (RFC 5987)', () => {
