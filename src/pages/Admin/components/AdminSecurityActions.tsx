@@ -45,8 +45,14 @@ export function AdminMoreActions({ admin, onReset }: { admin: Admin; onReset: ()
 
   return (
     <>
-      {/* autoFocus: opened from the keyboard, the arrows walk the menu at once. */}
-      <Dropdown menu={{ items, onClick }} trigger={['click']} autoFocus>
+      {/* autoFocus: opened from the keyboard, the arrows walk the menu at once. The menu opens
+          inside the page's <main>, not loose in <body>, outside every landmark. */}
+      <Dropdown
+        menu={{ items, onClick }}
+        trigger={['click']}
+        autoFocus
+        getPopupContainer={(trigger) => trigger.closest('main') ?? document.body}
+      >
         <RowAction>
           更多
           <DownOutlined />
