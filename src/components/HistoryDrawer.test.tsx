@@ -1,6 +1,7 @@
 import { TestBrowser } from '@@/testBrowser';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { envelope, type FakeReply, type FakeRequest, installFakeNetwork, refusal } from '@/testing/fakeNetwork';
+import { confirmButton } from '@/testing/listScreen';
 import type { WhoAmI } from '../../contract/admin';
 import type { AuditEntry } from '../../contract/audit';
 import type { User } from '../../contract/user';
@@ -87,7 +88,7 @@ describe('历史 drawer', () => {
     });
     expect(await screen.findByText('确定要把这些字段恢复为修改前的值吗？')).toBeInTheDocument();
     await act(async () => {
-      fireEvent.click(screen.getByRole('button', { name: /恢\s*复/ }));
+      fireEvent.click(confirmButton(/^恢\s*复$/));
     });
     expect(await screen.findByText('已恢复此版本')).toBeInTheDocument();
     expect(sent.find((r) => r.method === 'POST')?.url).toBe('/api/audit/7/revert');
@@ -107,7 +108,7 @@ describe('历史 drawer', () => {
       fireEvent.click(await drawer.findByText('恢复此版本'));
     });
     await act(async () => {
-      fireEvent.click(screen.getByRole('button', { name: /恢\s*复/ }));
+      fireEvent.click(confirmButton(/^恢\s*复$/));
     });
     expect(await screen.findByText('该记录此后又被修改过，无法恢复（nickname）')).toBeInTheDocument();
     expect(screen.queryByText('已恢复此版本')).not.toBeInTheDocument();

@@ -1,11 +1,12 @@
 import { HistoryOutlined } from '@ant-design/icons';
-import { Button, Drawer, Empty, Popconfirm, Skeleton, Space, Tag, Timeline, Typography } from 'antd';
+import { Button, Drawer, Empty, Skeleton, Space, Tag, Timeline, Typography } from 'antd';
 import { useCallback, useState } from 'react';
 import { alreadyShown } from '@/services/api';
 import { recordHistory, revertAudit } from '@/services/audit';
 import type { AuditChange, AuditEntity, AuditEntry } from '../../contract/audit';
 import { message } from '@/utils/feedback';
 import { formatDate, plainExcerpt } from '@/utils/format';
+import { ConfirmAction, RowAction } from './RowAction';
 
 /** The names the screens give the fields an entry lists. */
 const FIELD_NAMES: Record<string, string> = {
@@ -96,7 +97,7 @@ export default function HistoryButton({ entity, id, onReverted, link }: HistoryB
   return (
     <>
       {link ? (
-        <a onClick={show}>历史</a>
+        <RowAction onClick={show}>历史</RowAction>
       ) : (
         <Button icon={<HistoryOutlined />} onClick={show}>
           历史
@@ -122,14 +123,12 @@ export default function HistoryButton({ entity, id, onReverted, link }: HistoryB
                     <ChangeLine key={change.field} change={change} />
                   ))}
                   {entry.revertible && (
-                    <Popconfirm
+                    <ConfirmAction
+                      label="恢复此版本"
                       title="确定要把这些字段恢复为修改前的值吗？"
                       okText="恢复"
-                      cancelText="取消"
                       onConfirm={() => revert(entry)}
-                    >
-                      <a>恢复此版本</a>
-                    </Popconfirm>
+                    />
                   )}
                 </div>
               ),

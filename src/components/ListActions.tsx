@@ -1,10 +1,11 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { history } from '@umijs/max';
-import { Button, Popconfirm, type PopconfirmProps } from 'antd';
+import { Button, type PopconfirmProps } from 'antd';
 import type { ReactNode } from 'react';
 import { message } from '@/utils/feedback';
+import { ConfirmAction } from './RowAction';
 
-interface DeleteActionProps extends Omit<PopconfirmProps, 'onConfirm' | 'okText' | 'cancelText' | 'children'> {
+interface DeleteActionProps extends Pick<PopconfirmProps, 'title' | 'description' | 'okButtonProps' | 'onOpenChange'> {
   /** Deletes the record; a refusal rejects, once the request layer has shown it. */
   remove: () => Promise<unknown>;
   /** Said once the record is gone. */
@@ -13,7 +14,10 @@ interface DeleteActionProps extends Omit<PopconfirmProps, 'onConfirm' | 'okText'
   onDeleted?: () => unknown;
 }
 
-/** 删除 behind a confirmation; the confirmation's button spins until the call is over. */
+/**
+ * 删除 behind a confirmation; the confirmation's button spins until the call is over. The focus
+ * opens on that button, as it does in antd's Modal.confirm.
+ */
 export function DeleteAction({ remove, done, onDeleted, ...confirm }: DeleteActionProps) {
   const onConfirm = async () => {
     try {
@@ -24,11 +28,7 @@ export function DeleteAction({ remove, done, onDeleted, ...confirm }: DeleteActi
       // The global error handler has shown the server's message.
     }
   };
-  return (
-    <Popconfirm okText="删除" cancelText="取消" {...confirm} onConfirm={onConfirm}>
-      <a>删除</a>
-    </Popconfirm>
-  );
+  return <ConfirmAction label="删除" danger {...confirm} onConfirm={onConfirm} />;
 }
 
 /** A list's toolbar button to its add page. */

@@ -5,6 +5,7 @@ import { alreadyShown } from '@/services/api';
 import type { AdminSession } from '../../contract/account';
 import { message } from '@/utils/feedback';
 import { formatDate } from '@/utils/format';
+import { ConfirmAction } from './RowAction';
 
 interface SessionTableProps {
   load: () => Promise<AdminSession[]>;
@@ -63,9 +64,12 @@ export default function SessionTable({ load, endOne, endAll, endAllText }: Sessi
       key: 'action',
       render: (_, session) =>
         session.current ? null : (
-          <Popconfirm title="确定让这台设备退出登录？" onConfirm={() => end(() => endOne(session.id), '该设备已退出登录')}>
-            <a>退出</a>
-          </Popconfirm>
+          <ConfirmAction
+            label="退出"
+            okText="确定"
+            title="确定让这台设备退出登录？"
+            onConfirm={() => end(() => endOne(session.id), '该设备已退出登录')}
+          />
         ),
     });
   }

@@ -1,8 +1,10 @@
-import type { ProColumns } from '@ant-design/pro-components';
+import { DownOutlined } from '@ant-design/icons';
+import type { ProColumns, ProTableProps } from '@ant-design/pro-components';
 import { Tag } from 'antd';
 import type { useTypeOptions } from '@/hooks/useTypeOptions';
 import { DEFAULT_PAGE_SIZE } from '@/services/table';
 import { formatDate } from '@/utils/format';
+import { RowAction } from './RowAction';
 
 /** docs/screens.md's paging of every server-paged list: 10 a page, 10/20/50/100, quick jumper. */
 export const serverPagination = {
@@ -38,8 +40,24 @@ export function oneLine<T>(fullText?: (row: T) => string | undefined): Pick<ProC
   return { onCell: (row: T) => ({ style: ONE_LINE_STYLE, title: fullText?.(row) }) };
 }
 
-/** The 操作 column's width for `links` two-character links side by side. */
-export const actionsWidth = (links: number) => 40 + links * 28 + (links - 1) * 16;
+/**
+ * The 操作 column's width for RowActions with these labels side by side: 14 px a character and
+ * the small button's 16 px of padding and border each, 16 px between them, the cell's padding.
+ */
+export const actionsWidth = (...labels: string[]) =>
+  40 + labels.reduce((sum, label) => sum + label.length * 14 + 16, 0) + (labels.length - 1) * 16;
+
+/**
+ * The search form of every list. Its 展开/收起 is a real button, so Tab reaches it and Enter or
+ * Space presses it; the click rises to the query filter's own toggle around it.
+ */
+export const searchOptions: ProTableProps<Record<string, unknown>, Record<string, unknown>>['search'] = {
+  collapseRender: (collapsed) => (
+    <RowAction aria-expanded={!collapsed} icon={<DownOutlined rotate={collapsed ? 0 : 180} />} iconPosition="end">
+      {collapsed ? '展开' : '收起'}
+    </RowAction>
+  ),
+};
 
 /** The toolbar of every list: reload only; density and column settings add nothing here. */
 export const tableOptions = { density: false, setting: false };

@@ -1,5 +1,5 @@
 import { TestBrowser } from '@@/testBrowser';
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { envelope, type FakeReply, type FakeRequest, installFakeNetwork, refusal } from '@/testing/fakeNetwork';
 import type { WhoAmI } from '../../contract/admin';
 import type { TypeRecord } from '../../contract/type';
@@ -83,3 +83,12 @@ export async function clickSearch() {
     fireEvent.click(screen.getByRole('button', { name: /查\s*询/ }));
   });
 }
+
+/**
+ * A button of the open confirmation (a Popconfirm's popup), not the row action of the same name
+ * (删除) that opened it.
+ */
+export const confirmButton = (name: string | RegExp) => within(screen.getByRole('tooltip')).getByRole('button', { name });
+
+/** confirmButton, once the confirmation has opened. */
+export const findConfirmButton = async (name: string | RegExp) => within(await screen.findByRole('tooltip')).findByRole('button', { name });

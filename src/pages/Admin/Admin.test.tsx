@@ -4,6 +4,7 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import { envelope, type FakeReply, type FakeRequest, installFakeNetwork, refusal } from '@/testing/fakeNetwork';
 import { EDITOR_ADMIN, ROOT_ADMIN } from '@/testing/admins';
 import type { Admin } from '../../../contract/admin';
+import { confirmButton } from '@/testing/listScreen';
 
 const me: Admin = { ...ROOT_ADMIN };
 const editor: Admin = { ...EDITOR_ADMIN };
@@ -36,19 +37,22 @@ const toastsSaying = (text: string) =>
   Array.from(document.querySelectorAll('.ant-message-notice')).filter((notice) => notice.textContent === text);
 
 describe('admin list', () => {
-  it('shows a red 「-」 instead of the switch and no delete on the signed-in admin’s own row', async () => {
+  it('shows 「当前账号」 instead of the switch and no delete on the signed-in admin’s own row', async () => {
     await open('/admin/adminList');
     await screen.findByText('editor', { selector: 'td' }, { timeout: 10_000 });
 
     const own = within(rowOf('root'));
-    expect(own.getByText('-')).toBeInTheDocument();
+    expect(own.getByText('当前账号', { selector: '.ant-tag' })).toBeInTheDocument();
     expect(own.queryByRole('switch')).toBeNull();
-    expect(own.queryByText('删除')).toBeNull();
-    expect(own.getByText('编辑')).toBeInTheDocument();
+    expect(own.queryByRole('button', { name: '删除' })).toBeNull();
+    expect(own.queryByRole('button', { name: /更多/ })).toBeNull();
+    expect(own.getByRole('button', { name: '编辑' })).toBeInTheDocument();
 
     const other = within(rowOf('editor'));
     expect(other.getByRole('switch')).toBeChecked();
-    expect(other.getByText('删除')).toBeInTheDocument();
+    expect(other.getByRole('button', { name: '删除' })).toBeInTheDocument();
+    expect(other.getByRole('button', { name: '历史' })).toBeInTheDocument();
+    expect(other.getByRole('button', { name: /更多/ })).toBeInTheDocument();
     expect(other.getByText('普通管理员')).toBeInTheDocument();
     expect(own.getByText('超级管理员', { selector: '.ant-tag' })).toBeInTheDocument();
     expect(screen.queryByText('登录密码')).toBeNull();
@@ -98,7 +102,7 @@ describe('admin list', () => {
     fireEvent.click(within(rowOf('editor')).getByText('删除'));
     expect(await screen.findByText('你确定要删除？')).toBeInTheDocument();
     await act(async () => {
-      fireEvent.click(screen.getByRole('button', { name: '删除' }));
+      fireEvent.click(confirmButton('删除'));
     });
 
     expect(await screen.findByText('该管理员已删除')).toBeInTheDocument();

@@ -14,7 +14,7 @@ import type { Admin } from '../../../contract/admin';
 import { message } from '@/utils/feedback';
 import { toInitialState } from '@/utils/session';
 import HistoryButton from '@/components/HistoryDrawer';
-import { AdminSessionsAction, Reset2faAction } from './components/AdminSecurityActions';
+import { AdminMoreActions } from './components/AdminSecurityActions';
 import EditAdminModal from './components/EditAdminModal';
 
 interface ColumnContext {
@@ -65,9 +65,9 @@ function adminColumns(ctx: ColumnContext): ProColumns<Admin>[] {
       title: '账号状态',
       dataIndex: 'enabled',
       render: (_, admin) =>
-        // No one may disable themselves: their own row shows no switch.
+        // No one may disable themselves: their own row says whose it is instead of a switch.
         admin._id === ctx.selfId ? (
-          <Tag color="red">-</Tag>
+          <Tag>当前账号</Tag>
         ) : (
           <Switch
             size="small"
@@ -82,16 +82,16 @@ function adminColumns(ctx: ColumnContext): ProColumns<Admin>[] {
       title: '操作',
       valueType: 'option',
       key: 'option',
-      width: actionsWidth(2),
+      // 更多's arrow takes 18 px beside its two characters.
+      width: actionsWidth('编辑', '历史', '删除', '更多') + 18,
       render: (_, admin) => {
         const self = admin._id === ctx.selfId;
         return [
           <EditAdminModal key="edit" admin={admin} self={self} onSaved={ctx.onSaved} />,
           <HistoryButton key="history" entity="admin" id={admin._id} onReverted={ctx.reload} link />,
-          // One's own sessions and two-step sign-in are in 个人设置.
-          self ? null : <AdminSessionsAction key="sessions" admin={admin} />,
-          self || !admin.twoFactorEnabled ? null : <Reset2faAction key="reset2fa" admin={admin} onReset={ctx.reload} />,
           self ? null : <DeleteAction key="delete" title="你确定要删除？" remove={() => ctx.remove(admin._id)} done="该管理员已删除" />,
+          // One's own sessions and two-step sign-in are in 个人设置.
+          self ? null : <AdminMoreActions key="more" admin={admin} onReset={ctx.reload} />,
         ];
       },
     },

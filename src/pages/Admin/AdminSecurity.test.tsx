@@ -50,27 +50,45 @@ async function click(element: HTMLElement) {
   });
 }
 
+/** Opens the 更多 menu of `loginId`'s row; its popup is the last one on the page. */
+async function openMore(loginId: string) {
+  await click(within(rowOf(loginId)).getByRole('button', { name: /更多/ }));
+  const entries = await screen.findAllByRole('menuitem', { name: '登录设备' });
+  return entries[entries.length - 1].closest('[role="menu"]') as HTMLElement;
+}
+
+/** The entries of the 更多 menu of `loginId`'s row. */
+async function moreOf(loginId: string) {
+  const menu = await openMore(loginId);
+  return within(menu)
+    .getAllByRole('menuitem')
+    .map((item) => item.textContent);
+}
+
 async function openList() {
   render(<TestBrowser location={{ pathname: '/admin/adminList' }} />);
   await screen.findByText('editor', { selector: 'td' }, { timeout: 10_000 });
 }
 
 describe('a super admin on other admins’ accounts', () => {
-  it('offers 登录设备 and 重置两步验证 on others only, and the reset only where two-step is on', async () => {
+  it('offers 登录设备 and 重置两步验证 under 更多 on others only, and the reset only where two-step is on', async () => {
     await openList();
 
-    expect(within(rowOf('root')).queryByText('登录设备')).toBeNull();
-    expect(within(rowOf('root')).queryByText('重置两步验证')).toBeNull();
-    expect(within(rowOf('editor')).getByText('重置两步验证')).toBeInTheDocument();
-    expect(within(rowOf('plain')).getByText('登录设备')).toBeInTheDocument();
-    expect(within(rowOf('plain')).queryByText('重置两步验证')).toBeNull();
+    expect(within(rowOf('root')).queryByRole('button', { name: /更多/ })).toBeNull();
+    expect(await moreOf('editor')).toEqual(['登录设备', '重置两步验证']);
+    expect(await moreOf('plain')).toEqual(['登录设备']);
   });
 
   it('重置两步验证 sends DELETE /api/admin/{id}/2fa after a confirmation', async () => {
     await openList();
 
-    await click(within(rowOf('editor')).getByText('重置两步验证'));
-    await click(await screen.findByRole('button', { name: '确定' }));
+    await openMore('editor');
+    await click(screen.getByRole('menuitem', { name: '重置两步验证' }));
+    const confirm = await screen.findByRole('dialog');
+    expect(confirm).toHaveAccessibleName('确定重置该管理员的两步验证？');
+    // The confirmation opens with the focus on 确定: Enter from the keyboard confirms.
+    await waitFor(() => expect(within(confirm).getByRole('button', { name: '确定' })).toHaveFocus());
+    await click(within(confirm).getByRole('button', { name: '确定' }));
 
     expect(await screen.findByText('两步验证已重置，该管理员需要重新登录')).toBeInTheDocument();
     expect(sent.filter((r) => r.method === 'DELETE').map((r) => r.url)).toEqual([`/api/admin/${editor._id}/2fa`]);
@@ -79,7 +97,8 @@ describe('a super admin on other admins’ accounts', () => {
   it('登录设备 lists another admin’s sessions and ends them all', async () => {
     await openList();
 
-    await click(within(rowOf('editor')).getByText('登录设备'));
+    await openMore('editor');
+    await click(screen.getByRole('menuitem', { name: '登录设备' }));
     expect(await screen.findByText('内容编辑 的登录设备')).toBeInTheDocument();
     expect(await screen.findByText('Edge 120 · Windows')).toBeInTheDocument();
     expect(screen.getByText('192.0.2.7')).toBeInTheDocument();

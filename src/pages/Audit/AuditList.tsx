@@ -3,7 +3,7 @@ import { PageContainer, ProTable } from '@ant-design/pro-components';
 import { useAccess } from '@umijs/max';
 import { Tag } from 'antd';
 import { ChangeLine } from '@/components/HistoryDrawer';
-import { indexColumn, serverPagination, tableOptions } from '@/components/listColumns';
+import { indexColumn, searchOptions, serverPagination, tableOptions } from '@/components/listColumns';
 import { listAdmins } from '@/services/admin';
 import { listAudit } from '@/services/audit';
 import type { FilterKey } from '@/services/table';
@@ -113,13 +113,15 @@ export default function AuditList() {
   ];
 
   return (
-    <PageContainer>
+    // The table's header names the list; a page heading would say it a second time.
+    <PageContainer title={false}>
       <ProTable<AuditEntry>
         headerTitle="操作日志"
         rowKey="_id"
         columns={columns}
         request={listAudit}
         pagination={serverPagination}
+        search={searchOptions}
         options={tableOptions}
       />
     </PageContainer>

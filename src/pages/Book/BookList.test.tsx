@@ -1,6 +1,15 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { envelope, refusal } from '@/testing/fakeNetwork';
-import { clickSearch, CSS_TYPE, JS_TYPE, listScreenNetwork, openList, pageReply } from '@/testing/listScreen';
+import {
+  clickSearch,
+  confirmButton,
+  CSS_TYPE,
+  findConfirmButton,
+  JS_TYPE,
+  listScreenNetwork,
+  openList,
+  pageReply,
+} from '@/testing/listScreen';
 import type { Book } from '../../../contract/book';
 
 const book = (n: number, bookTitle: string, extra: Partial<Book> = {}): Book => ({
@@ -104,7 +113,7 @@ describe('book list', () => {
     expect(await screen.findByText('是否要删除该书籍以及该书籍对应的评论？')).toBeInTheDocument();
     books = [books[1]];
     await act(async () => {
-      fireEvent.click(screen.getByRole('button', { name: /删\s*除/ }));
+      fireEvent.click(confirmButton(/删\s*除/));
     });
 
     expect(await screen.findByText('删除书籍成功')).toBeInTheDocument();
@@ -121,7 +130,7 @@ describe('book list', () => {
       fireEvent.click(within(rowOf('你不知道的JavaScript')).getByText('删除'));
     });
     await act(async () => {
-      fireEvent.click(await screen.findByRole('button', { name: /删\s*除/ }));
+      fireEvent.click(await findConfirmButton(/删\s*除/));
     });
 
     expect(await screen.findByText('书籍不存在')).toBeInTheDocument();

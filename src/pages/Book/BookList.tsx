@@ -3,7 +3,16 @@ import { PageContainer, ProTable } from '@ant-design/pro-components';
 import { history } from '@umijs/max';
 import { Image } from 'antd';
 import { useRef } from 'react';
-import { actionsWidth, COLUMN_WIDTH, dateColumn, indexColumn, tableOptions, typeColumn, oneLine } from '@/components/listColumns';
+import {
+  actionsWidth,
+  COLUMN_WIDTH,
+  dateColumn,
+  indexColumn,
+  oneLine,
+  searchOptions,
+  tableOptions,
+  typeColumn,
+} from '@/components/listColumns';
 import { batchSelection } from '@/components/BatchBar';
 import { useListExport } from '@/components/ExportButton';
 import { useServerPagination } from '@/hooks/useServerPagination';
@@ -14,6 +23,7 @@ import { listBooks, removeBook } from '@/services/book';
 import type { FilterKey } from '@/services/table';
 import type { Book, BookListQuery } from '../../../contract/book';
 import { plainExcerpt } from '@/utils/format';
+import { RowAction } from '@/components/RowAction';
 
 interface ColumnContext {
   types: ReturnType<typeof useTypeOptions>;
@@ -55,11 +65,11 @@ function bookColumns(ctx: ColumnContext): ProColumns<Book>[] {
       title: '操作',
       valueType: 'option',
       key: 'option',
-      width: actionsWidth(2),
+      width: actionsWidth('编辑', '删除'),
       render: (_, book) => [
-        <a key="edit" onClick={() => history.push(`/book/editBook/${book._id}`)}>
+        <RowAction key="edit" onClick={() => history.push(`/book/editBook/${book._id}`)}>
           编辑
-        </a>,
+        </RowAction>,
         <DeleteAction
           key="delete"
           title="是否要删除该书籍以及该书籍对应的评论？"
@@ -90,6 +100,7 @@ export default function BookList() {
         columns={bookColumns({ types, reload })}
         request={exporter.track(paging.track(listBooks))}
         pagination={paging.pagination}
+        search={searchOptions}
         options={tableOptions}
         {...batchSelection<Book>({
           resource: 'book',

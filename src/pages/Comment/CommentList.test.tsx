@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { envelope } from '@/testing/fakeNetwork';
-import { JS_TYPE, listScreenNetwork, openList, pageReply } from '@/testing/listScreen';
+import { confirmButton, JS_TYPE, listScreenNetwork, openList, pageReply } from '@/testing/listScreen';
 import type { CommentRow } from '../../../contract/comment';
 
 const comment = (commentType: 1 | 2, title: string): CommentRow => ({
@@ -64,7 +64,7 @@ describe('comment list', () => {
     });
     expect(await screen.findByText('是否要删除该条评论？')).toBeInTheDocument();
     await act(async () => {
-      fireEvent.click(screen.getByRole('button', { name: /删\s*除/ }));
+      fireEvent.click(confirmButton(/删\s*除/));
     });
 
     expect(await screen.findByText('删除评论成功')).toBeInTheDocument();

@@ -6,7 +6,16 @@ import { useRef, useState } from 'react';
 import { useListExport } from '@/components/ExportButton';
 import { useServerPagination } from '@/hooks/useServerPagination';
 import HtmlView from '@/components/HtmlView';
-import { actionsWidth, COLUMN_WIDTH, dateColumn, indexColumn, tableOptions, typeColumn, oneLine } from '@/components/listColumns';
+import {
+  actionsWidth,
+  COLUMN_WIDTH,
+  dateColumn,
+  indexColumn,
+  oneLine,
+  searchOptions,
+  tableOptions,
+  typeColumn,
+} from '@/components/listColumns';
 import { batchSelection } from '@/components/BatchBar';
 import { DeleteAction } from '@/components/ListActions';
 import { useTypeOptions } from '@/hooks/useTypeOptions';
@@ -14,6 +23,7 @@ import { listComments, removeComment } from '@/services/comment';
 import type { FilterKey } from '@/services/table';
 import type { CommentListQuery, CommentRow, CommentType, CommentTypeParams } from '../../../contract/comment';
 import { formatDate, plainExcerpt } from '@/utils/format';
+import { RowAction } from '@/components/RowAction';
 
 const TARGET_TITLE: Record<CommentType, string> = { 1: '问题标题', 2: '书籍标题' };
 
@@ -65,11 +75,11 @@ function commentColumns(ctx: ColumnContext): ProColumns<CommentRow>[] {
       title: '操作',
       valueType: 'option',
       key: 'option',
-      width: actionsWidth(2),
+      width: actionsWidth('详情', '删除'),
       render: (_, comment) => [
-        <a key="detail" onClick={() => ctx.onDetail(comment)}>
+        <RowAction key="detail" onClick={() => ctx.onDetail(comment)}>
           详情
-        </a>,
+        </RowAction>,
         <DeleteAction
           key="delete"
           title="是否要删除该条评论？"
@@ -114,6 +124,7 @@ export default function CommentList() {
         request={exporter.track(paging.track(listComments))}
         toolBarRender={() => [exporter.button]}
         pagination={paging.pagination}
+        search={searchOptions}
         options={tableOptions}
         {...batchSelection<CommentRow>({
           resource: 'comment',

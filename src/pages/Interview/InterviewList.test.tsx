@@ -1,6 +1,15 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { envelope, refusal } from '@/testing/fakeNetwork';
-import { clickSearch, CSS_TYPE, JS_TYPE, listScreenNetwork, openList, pageReply } from '@/testing/listScreen';
+import {
+  clickSearch,
+  confirmButton,
+  CSS_TYPE,
+  findConfirmButton,
+  JS_TYPE,
+  listScreenNetwork,
+  openList,
+  pageReply,
+} from '@/testing/listScreen';
 import type { Interview } from '../../../contract/interview';
 
 const LONG_TITLE = '请说说浏览器的事件循环机制以及宏任务与微任务的执行顺序';
@@ -83,7 +92,7 @@ describe('interview list', () => {
     expect(await screen.findByText('是否要删除该面试题？')).toBeInTheDocument();
     interviews = [interviews[1]];
     await act(async () => {
-      fireEvent.click(screen.getByRole('button', { name: /删\s*除/ }));
+      fireEvent.click(confirmButton(/删\s*除/));
     });
 
     expect(await screen.findByText('删除题目成功')).toBeInTheDocument();
@@ -100,7 +109,7 @@ describe('interview list', () => {
       fireEvent.click(within(rowOf('什么是闭包')).getByText('删除'));
     });
     await act(async () => {
-      fireEvent.click(await screen.findByRole('button', { name: /删\s*除/ }));
+      fireEvent.click(await findConfirmButton(/删\s*除/));
     });
 
     expect(await screen.findByText('面试题不存在')).toBeInTheDocument();

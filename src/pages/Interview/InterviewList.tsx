@@ -2,7 +2,7 @@ import type { ActionType, ProColumns } from '@ant-design/pro-components';
 import { PageContainer, ProTable } from '@ant-design/pro-components';
 import { history } from '@umijs/max';
 import { useRef } from 'react';
-import { actionsWidth, dateColumn, indexColumn, tableOptions, typeColumn, oneLine } from '@/components/listColumns';
+import { actionsWidth, dateColumn, indexColumn, oneLine, searchOptions, tableOptions, typeColumn } from '@/components/listColumns';
 import { batchSelection } from '@/components/BatchBar';
 import { useListExport } from '@/components/ExportButton';
 import { useServerPagination } from '@/hooks/useServerPagination';
@@ -12,6 +12,7 @@ import { listInterviews, removeInterview } from '@/services/interview';
 import type { FilterKey } from '@/services/table';
 import type { Interview, InterviewListQuery } from '../../../contract/interview';
 import { cut } from '@/utils/format';
+import { RowAction } from '@/components/RowAction';
 
 interface ColumnContext {
   types: ReturnType<typeof useTypeOptions>;
@@ -33,14 +34,14 @@ function interviewColumns(ctx: ColumnContext): ProColumns<Interview>[] {
       title: '操作',
       valueType: 'option',
       key: 'option',
-      width: actionsWidth(3),
+      width: actionsWidth('详情', '编辑', '删除'),
       render: (_, interview) => [
-        <a key="detail" onClick={() => history.push(`/interview/interviewList/${interview._id}`)}>
+        <RowAction key="detail" onClick={() => history.push(`/interview/interviewList/${interview._id}`)}>
           详情
-        </a>,
-        <a key="edit" onClick={() => history.push(`/interview/editInterview/${interview._id}`)}>
+        </RowAction>,
+        <RowAction key="edit" onClick={() => history.push(`/interview/editInterview/${interview._id}`)}>
           编辑
-        </a>,
+        </RowAction>,
         <DeleteAction
           key="delete"
           title="是否要删除该面试题？"
@@ -71,6 +72,7 @@ export default function InterviewList() {
         columns={interviewColumns({ types, reload })}
         request={exporter.track(paging.track(listInterviews))}
         pagination={paging.pagination}
+        search={searchOptions}
         options={tableOptions}
         {...batchSelection<Interview>({
           resource: 'interview',

@@ -4,6 +4,7 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import { envelope, type FakeReply, type FakeRequest, installFakeNetwork, refusal } from '@/testing/fakeNetwork';
 import type { CommentRow } from '../../../contract/comment';
 import type { Issue } from '../../../contract/issue';
+import { confirmButton, findConfirmButton } from '@/testing/listScreen';
 
 const TYPE_ID = '65f1a2b3c4d5e6f708192b01';
 const issue: Issue = {
@@ -166,7 +167,7 @@ describe('issue detail', () => {
     });
     expect(await screen.findByText('是否要删除该条评论？')).toBeInTheDocument();
     await act(async () => {
-      fireEvent.click(screen.getByRole('button', { name: /删\s*除/ }));
+      fireEvent.click(confirmButton(/删\s*除/));
     });
 
     expect(await screen.findByText('删除评论成功')).toBeInTheDocument();
@@ -183,7 +184,7 @@ describe('issue detail', () => {
       fireEvent.click(within(rowOf('第 1 条')).getByText('删除'));
     });
     await act(async () => {
-      fireEvent.click(await screen.findByRole('button', { name: /删\s*除/ }));
+      fireEvent.click(await findConfirmButton(/删\s*除/));
     });
 
     expect(await screen.findByText('评论不存在')).toBeInTheDocument();

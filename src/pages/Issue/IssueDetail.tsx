@@ -1,7 +1,7 @@
 import type { ActionType, ProColumns } from '@ant-design/pro-components';
 import { PageContainer, ProTable } from '@ant-design/pro-components';
 import { useParams } from '@umijs/max';
-import { Card, Descriptions, Popconfirm, Space, Switch, Tag, Typography } from 'antd';
+import { Card, Descriptions, Space, Switch, Tag, Typography } from 'antd';
 import { useCallback, useRef, useState } from 'react';
 import HtmlView from '@/components/HtmlView';
 import { actionsWidth, COLUMN_WIDTH, oneLine } from '@/components/listColumns';
@@ -15,6 +15,7 @@ import type { CommentRow } from '../../../contract/comment';
 import type { Issue } from '../../../contract/issue';
 import { message } from '@/utils/feedback';
 import { formatDate } from '@/utils/format';
+import { ConfirmAction } from '@/components/RowAction';
 
 const LIST_PATH = '/issue';
 
@@ -57,11 +58,9 @@ function issueCommentColumns(ctx: CommentColumnContext): ProColumns<CommentRow>[
       title: '操作',
       valueType: 'option',
       key: 'option',
-      width: actionsWidth(1),
+      width: actionsWidth('删除'),
       render: (_, comment) => [
-        <Popconfirm key="delete" title="是否要删除该条评论？" okText="删除" cancelText="取消" onConfirm={() => ctx.onDelete(comment)}>
-          <a>删除</a>
-        </Popconfirm>,
+        <ConfirmAction key="delete" label="删除" danger title="是否要删除该条评论？" onConfirm={() => ctx.onDelete(comment)} />,
       ],
     },
   ];

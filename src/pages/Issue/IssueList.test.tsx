@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { envelope } from '@/testing/fakeNetwork';
-import { clickSearch, JS_TYPE, listScreenNetwork, openList, pageReply } from '@/testing/listScreen';
+import { clickSearch, confirmButton, JS_TYPE, listScreenNetwork, openList, pageReply } from '@/testing/listScreen';
 import type { Issue } from '../../../contract/issue';
 
 const issue: Issue = {
@@ -72,7 +72,7 @@ describe('issue list', () => {
     });
     expect(await screen.findByText('是否要删除该问答以及该问答对应的评论？')).toBeInTheDocument();
     await act(async () => {
-      fireEvent.click(screen.getByRole('button', { name: /删\s*除/ }));
+      fireEvent.click(confirmButton(/删\s*除/));
     });
 
     expect(await screen.findByText('删除问答成功')).toBeInTheDocument();

@@ -3,7 +3,7 @@ import { PageContainer, ProTable } from '@ant-design/pro-components';
 import { history } from '@umijs/max';
 import { Switch } from 'antd';
 import { useRef } from 'react';
-import { actionsWidth, COLUMN_WIDTH, indexColumn, tableOptions, typeColumn, oneLine } from '@/components/listColumns';
+import { actionsWidth, COLUMN_WIDTH, indexColumn, oneLine, searchOptions, tableOptions, typeColumn } from '@/components/listColumns';
 import { batchSelection } from '@/components/BatchBar';
 import { useListExport } from '@/components/ExportButton';
 import { useServerPagination } from '@/hooks/useServerPagination';
@@ -15,6 +15,7 @@ import type { FilterKey } from '@/services/table';
 import type { Issue, IssueListQuery } from '../../../contract/issue';
 import { message } from '@/utils/feedback';
 import { cut, plainExcerpt } from '@/utils/format';
+import { RowAction } from '@/components/RowAction';
 
 interface ColumnContext {
   types: ReturnType<typeof useTypeOptions>;
@@ -73,11 +74,11 @@ function issueColumns(ctx: ColumnContext): ProColumns<Issue>[] {
       title: '操作',
       valueType: 'option',
       key: 'option',
-      width: actionsWidth(2),
+      width: actionsWidth('详情', '删除'),
       render: (_, issue) => [
-        <a key="detail" onClick={() => history.push(`/issue/${issue._id}`)}>
+        <RowAction key="detail" onClick={() => history.push(`/issue/${issue._id}`)}>
           详情
-        </a>,
+        </RowAction>,
         <DeleteAction
           key="delete"
           title="是否要删除该问答以及该问答对应的评论？"
@@ -121,6 +122,7 @@ export default function IssueList() {
         columns={issueColumns({ types, initialStatus, isPending, onToggle, reload })}
         request={exporter.track(paging.track(listIssues))}
         pagination={paging.pagination}
+        search={searchOptions}
         options={tableOptions}
         {...batchSelection<Issue>({
           resource: 'issue',

@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { envelope, refusal } from '@/testing/fakeNetwork';
-import { listScreenNetwork, openList, pageReply } from '@/testing/listScreen';
+import { findConfirmButton, listScreenNetwork, openList, pageReply } from '@/testing/listScreen';
 import { adminWith } from '@/testing/signedInApp';
 import type { TrashEntry } from '../../../contract/trash';
 
@@ -35,7 +35,7 @@ const rowOf = (text: string) => screen.getByText(text).closest('tr') as HTMLElem
 
 async function confirm(row: HTMLElement, action: string, ok: string) {
   fireEvent.click(within(row).getByText(action));
-  const button = await screen.findByRole('button', { name: new RegExp(ok.split('').join('\\s*')) });
+  const button = await findConfirmButton(new RegExp(`^${ok.split('').join('\\s*')}$`));
   await act(async () => {
     fireEvent.click(button);
   });

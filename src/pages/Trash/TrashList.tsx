@@ -1,9 +1,18 @@
 import type { ActionType, ProColumns } from '@ant-design/pro-components';
 import { PageContainer, ProTable } from '@ant-design/pro-components';
 import { useAccess } from '@umijs/max';
-import { Popconfirm, Tag } from 'antd';
+import { Tag } from 'antd';
 import { useRef, useState } from 'react';
-import { dateColumn, indexColumn, serverPagination, tableOptions } from '@/components/listColumns';
+import {
+  actionsWidth,
+  COLUMN_WIDTH,
+  dateColumn,
+  indexColumn,
+  searchOptions,
+  serverPagination,
+  tableOptions,
+} from '@/components/listColumns';
+import { ConfirmAction } from '@/components/RowAction';
 import { listTrash, purgeTrash, restoreTrash } from '@/services/trash';
 import type { FilterKey } from '@/services/table';
 import type { TrashEntity, TrashEntry, TrashListQuery } from '../../../contract/trash';
@@ -44,44 +53,45 @@ export default function TrashList() {
     },
     { title: '标题', dataIndex: 'title', search: false, render: (_, entry) => <span title={entry.title}>{cut(entry.title, 30)}</span> },
     { title: '一并删除', dataIndex: 'cascaded', search: false, width: 96, render: (_, entry) => `${entry.cascaded} 条` },
-    { title: '删除人', key: 'deletedBy', search: false, render: (_, entry) => entry.deletedBy.loginId },
+    { title: '删除人', key: 'deletedBy', search: false, width: COLUMN_WIDTH.person, render: (_, entry) => entry.deletedBy.loginId },
     dateColumn<TrashEntry>('删除时间', 'deletedAt'),
     dateColumn<TrashEntry>('到期时间', 'expiresAt'),
     {
       title: '操作',
       valueType: 'option',
       key: 'option',
+      width: actionsWidth('恢复', '彻底删除'),
       render: (_, entry) => [
         // Restoring a user needs what deleting one needed: a super admin.
         entry.entity !== 'user' || access.canSuperAdmin ? (
-          <Popconfirm
+          <ConfirmAction
             key="restore"
+            label="恢复"
             title="恢复这条记录以及随它删除的记录？"
-            okText="恢复"
-            cancelText="取消"
+            busy={busy === entry._id}
             onConfirm={() => run(entry, restoreTrash, '恢复成功')}
-          >
-            <a aria-disabled={busy === entry._id}>恢复</a>
-          </Popconfirm>
+          />
         ) : null,
         access.canSuperAdmin ? (
-          <Popconfirm
+          <ConfirmAction
             key="purge"
+            label="彻底删除"
+            danger
+            // It cannot be undone: the keyboard lands on 取消, not on the button that does it.
+            focus="cancel"
             title="彻底删除后无法恢复，确定吗？"
-            okText="彻底删除"
-            cancelText="取消"
             okButtonProps={{ danger: true }}
+            busy={busy === entry._id}
             onConfirm={() => run(entry, purgeTrash, '彻底删除成功')}
-          >
-            <a aria-disabled={busy === entry._id}>彻底删除</a>
-          </Popconfirm>
+          />
         ) : null,
       ],
     },
   ];
 
   return (
-    <PageContainer>
+    // The table's header names the list; a page heading would say it a second time.
+    <PageContainer title={false}>
       <ProTable<TrashEntry>
         headerTitle="回收站"
         rowKey="_id"
@@ -89,6 +99,7 @@ export default function TrashList() {
         columns={columns}
         request={listTrash}
         pagination={serverPagination}
+        search={searchOptions}
         options={tableOptions}
       />
     </PageContainer>

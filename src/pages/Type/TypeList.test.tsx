@@ -2,6 +2,7 @@ import { TestBrowser } from '@@/testBrowser';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { envelope, type FakeReply, type FakeRequest, installFakeNetwork, refusal } from '@/testing/fakeNetwork';
 import type { TypeRecord } from '../../../contract/type';
+import { confirmButton } from '@/testing/listScreen';
 
 const type = (n: number, typeName: string): TypeRecord => ({
   _id: `65f1a2b3c4d5e6f708192b${String(n).padStart(2, '0')}`,
@@ -87,7 +88,7 @@ describe('type list', () => {
     fireEvent.click(within(rowOf('HTML')).getByText('删除'));
     expect(await screen.findByText('你确定要删除？')).toBeInTheDocument();
     await act(async () => {
-      fireEvent.click(screen.getByRole('button', { name: '删除' }));
+      fireEvent.click(confirmButton('删除'));
     });
 
     expect(await screen.findByText('删除类型成功')).toBeInTheDocument();
@@ -102,7 +103,7 @@ describe('type list', () => {
     fireEvent.click(within(rowOf('JavaScript')).getByText('删除'));
     await screen.findByText('你确定要删除？');
     await act(async () => {
-      fireEvent.click(screen.getByRole('button', { name: '删除' }));
+      fireEvent.click(confirmButton('删除'));
     });
 
     expect(await screen.findByText(reason)).toBeInTheDocument();

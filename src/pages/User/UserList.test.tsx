@@ -5,6 +5,7 @@ import type { WhoAmI } from '../../../contract/admin';
 import type { User } from '../../../contract/user';
 import { fetchFirstPageEarly } from '@/services/table';
 import { formatDate } from '@/utils/format';
+import { confirmButton } from '@/testing/listScreen';
 
 const user = (n: number, loginId: string, extra: Partial<User> = {}): User => ({
   _id: `65f1a2b3c4d5e6f708192c${String(n).padStart(2, '0')}`,
@@ -223,7 +224,7 @@ describe('user list', () => {
     });
     expect(await screen.findByText(/3 个问答和 7 条评论/)).toBeInTheDocument();
     await act(async () => {
-      fireEvent.click(screen.getByRole('button', { name: /删\s*除/ }));
+      fireEvent.click(confirmButton(/删\s*除/));
     });
 
     expect(await screen.findByText('删除用户成功')).toBeInTheDocument();

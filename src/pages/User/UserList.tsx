@@ -3,7 +3,7 @@ import { PageContainer, ProTable } from '@ant-design/pro-components';
 import { history, useAccess } from '@umijs/max';
 import { Switch } from 'antd';
 import { lazy, Suspense, useRef, useState } from 'react';
-import { actionsWidth, COLUMN_WIDTH, dateColumn, indexColumn, tableOptions, oneLine } from '@/components/listColumns';
+import { actionsWidth, COLUMN_WIDTH, dateColumn, indexColumn, oneLine, searchOptions, tableOptions } from '@/components/listColumns';
 import { batchSelection } from '@/components/BatchBar';
 import { useListExport } from '@/components/ExportButton';
 import { useServerPagination } from '@/hooks/useServerPagination';
@@ -15,6 +15,7 @@ import { listUsers, removeUser, updateUser, userImpact } from '@/services/user';
 import { DEFAULT_PAGE_SIZE, type FilterKey } from '@/services/table';
 import type { User, UserImpact, UserListQuery } from '../../../contract/user';
 import { message } from '@/utils/feedback';
+import { RowAction } from '@/components/RowAction';
 
 // The details modal (Modal, Descriptions) is fetched the first time 详情 is clicked.
 const UserDetail = lazy(() => import('./components/UserDetail'));
@@ -94,14 +95,14 @@ function userColumns(ctx: ColumnContext): ProColumns<User>[] {
       title: '操作',
       valueType: 'option',
       key: 'option',
-      width: actionsWidth(3),
+      width: actionsWidth('详情', '编辑', '删除'),
       render: (_, user) => [
-        <a key="detail" onClick={() => ctx.onDetail(user)}>
+        <RowAction key="detail" onClick={() => ctx.onDetail(user)}>
           详情
-        </a>,
-        <a key="edit" onClick={() => history.push(`/user/editUser/${user._id}`)}>
+        </RowAction>,
+        <RowAction key="edit" onClick={() => history.push(`/user/editUser/${user._id}`)}>
           编辑
-        </a>,
+        </RowAction>,
         ctx.canDelete ? <DeleteUser key="delete" user={user} onDeleted={ctx.reload} /> : null,
       ],
     },
@@ -148,6 +149,7 @@ export default function UserList() {
         })}
         request={exporter.track(paging.track(listUsers))}
         pagination={paging.pagination}
+        search={searchOptions}
         options={tableOptions}
         {...batchSelection<User>({
           resource: 'user',

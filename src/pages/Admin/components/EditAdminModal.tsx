@@ -3,6 +3,7 @@ import { useAdminStore } from '@/hooks/useAdminStore';
 import type { Admin } from '../../../../contract/admin';
 import { message } from '@/utils/feedback';
 import AdminFormFields, { type AdminFormValues, toAdminChanges } from './AdminForm';
+import { RowAction } from '@/components/RowAction';
 
 interface EditAdminModalProps {
   admin: Admin;
@@ -35,7 +36,7 @@ export default function EditAdminModal({ admin, self, onSaved }: EditAdminModalP
   return (
     <ModalForm<AdminFormValues>
       title="修改管理员信息"
-      trigger={<a>编辑</a>}
+      trigger={<RowAction>编辑</RowAction>}
       layout="horizontal"
       labelCol={{ span: 5 }}
       wrapperCol={{ span: 17 }}

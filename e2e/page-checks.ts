@@ -1,0 +1,118 @@
+/**
+ * Checks of a page as it is drawn, shared by the browser tests: texts that wrap, axe-core's
+ * accessibility violations, and what the keyboard's focus is on.
+ */
+import type { Page } from 'playwright-core';
+
+/**
+ * Texts inside `selector` that take more than one line: a text node laid out on several line
+ * boxes has several client rects (a header broken 审核/状态, a link 详/情, a label 提问用/户).
+ */
+export function wrappedTexts(page: Page, selector: string): Promise<string[]> {
+  return page.evaluate((sel) => {
+    const wrapped: string[] = [];
+    for (const element of Array.from(document.querySelectorAll(sel))) {
+      const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text = node.textContent?.trim();
+        if (!text) continue;
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        const lines = new Set(Array.from(range.getClientRects()).map((rect) => Math.round(rect.top)));
+        if (lines.size > 1) wrapped.push(text);
+      }
+    }
+    return wrapped;
+  }, selector);
+}
+
+interface AxeNode {
+  target: string[];
+  html: string;
+  any: { data?: { fgColor?: string; bgColor?: string } | null }[];
+}
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: AxeNode[];
+}
+
+/*
+ * ProLayout's mixed layout draws a second, empty <header> to hold the fixed header's place, so
+ * the page has two banner landmarks; neither the layout's runtime options nor the screens can
+ * remove it. Only that placeholder (the first header, without content) is set aside.
+ */
+const PROLAYOUT_PLACEHOLDER_HEADER = new Set(['landmark-no-duplicate-banner', 'landmark-unique']);
+
+const setAside = (violation: AxeViolation, node: AxeNode) =>
+  PROLAYOUT_PLACEHOLDER_HEADER.has(violation.id) &&
+  node.target.join(' ') === 'header:nth-child(1)' &&
+  /^<header[^>]*><\/header>$/.test(node.html);
+
+/**
+ * axe-core's violations on the page as it is now, as `rule (impact): element` lines. The page's
+ * context needs `bypassCSP`: the server's Content-Security-Policy allows no inline script, which
+ * is how axe-core is put into the page.
+ */
+export async function axeViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: unknown[] }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations as AxeViolation[];
+  });
+  return violations.flatMap((violation) =>
+    violation.nodes
+      .filter((node) => !setAside(violation, node))
+      .map((node) => `${violation.id} (${violation.impact}): ${node.target.join(' ')} — ${violation.help}`),
+  );
+}
+
+/** The focused element as the keyboard user sees it. */
+export interface Focused {
+  /** Its tag, role and accessible text, e.g. `BUTTON 删除`. */
+  name: string;
+  /** Inside the window and not hidden. */
+  visible: boolean;
+  /** Drawn with a focus ring: an outline of 2 px or more, or a box shadow. */
+  ring: boolean;
+  /** The text of the table row it is in ('' outside a table). */
+  row: string;
+  /** Inside a popup: a Popconfirm's or a Popover's (role tooltip). */
+  popup: boolean;
+}
+
+/**
+ * The element with the focus, and whether a focus ring is drawn for it. Some controls draw their
+ * ring on a part beside or around the focused element: antd's checkbox on the box after its
+ * transparent input, a select on the frame two levels above its search input. So the element,
+ * its next sibling and its three nearest ancestors are looked at.
+ */
+export function focused(page: Page): Promise<Focused | null> {
+  return page.evaluate(() => {
+    const element = document.activeElement as HTMLElement | null;
+    if (!element || element === document.body) return null;
+    const style = getComputedStyle(element);
+    const rect = element.getBoundingClientRect();
+    const visible =
+      style.visibility !== 'hidden' && rect.bottom > 0 && rect.right > 0 && rect.top < window.innerHeight && rect.left < window.innerWidth;
+    const drawsRing = (part: Element | null) => {
+      if (!part) return false;
+      const partStyle = getComputedStyle(part);
+      const outline = partStyle.outlineStyle !== 'none' && Number.parseFloat(partStyle.outlineWidth) >= 2;
+      return outline || (partStyle.boxShadow !== 'none' && partStyle.boxShadow !== '');
+    };
+    const parts = [element, element.nextElementSibling, element.parentElement, element.parentElement?.parentElement ?? null];
+    parts.push(parts[3]?.parentElement ?? null);
+    const input = element as HTMLInputElement;
+    const text = (element.getAttribute('aria-label') ?? element.textContent ?? '').trim().slice(0, 30) || input.placeholder || '';
+    return {
+      name: `${element.tagName} ${element.getAttribute('role') ?? ''} ${text}`.replace(/\s+/g, ' ').trim(),
+      visible,
+      ring: parts.some(drawsRing),
+      row: element.closest('tr')?.textContent ?? '',
+      popup: element.closest('[role="tooltip"]') !== null,
+    };
+  });
+}
