@@ -20,13 +20,13 @@ export function createTokens(secret: string) {
   // the signature check (or fast-jwt's own cache, a SHA-256 of the token) cost every call a few
   // microseconds. A remembered token is refused once it has expired, as the verifier would; a
   // token that fails is not remembered, so every forged one pays for its check.
-  const verified = new Map<string, { claims: TokenClaims; expiresAt: number }>();
+  const verified = new Map<string, { claims: TokenClaims & { expiresAt: number }; expiresAt: number }>();
   return {
     sign(claims: TokenClaims, lifetimeMs: number): string {
       return createSigner({ key: secret, algorithm: ALGORITHM, expiresIn: lifetimeMs })({ ...claims });
     },
-    /** The claims of a well-signed, unexpired token, or null. */
-    verify(token: string): TokenClaims | null {
+    /** The claims of a well-signed, unexpired token and when it expires (epoch ms), or null. */
+    verify(token: string): (TokenClaims & { expiresAt: number }) | null {
       const known = verified.get(token);
       if (known) {
         if (Date.now() < known.expiresAt) return known.claims;
@@ -39,9 +39,9 @@ export function createTokens(secret: string) {
         return null;
       }
       if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string' || typeof payload.exp !== 'number') return null;
-      const claims = { sub: payload.sub, sid: payload.sid };
+      const claims = { sub: payload.sub, sid: payload.sid, expiresAt: payload.exp * 1000 };
       if (verified.size >= REMEMBERED_TOKENS) verified.clear();
-      verified.set(token, { claims, expiresAt: payload.exp * 1000 });
+      verified.set(token, { claims, expiresAt: claims.expiresAt });
       return claims;
     },
   };

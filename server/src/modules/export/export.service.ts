@@ -7,7 +7,7 @@ import type {
   UserExportQuery,
 } from '../../../../contract/export';
 import type { CsvColumn, CsvExport } from '../../lib/csv';
-import { csvDate } from '../../lib/csv';
+import { zonedDate } from '../../lib/csv';
 import type { Db } from '../../db/client';
 import { booleanFilter } from '../../lib/filters';
 import { newId } from '../../lib/ids';
@@ -41,6 +41,8 @@ export function createExportService(deps: {
   audit: Audit;
   onAuditError: (error: unknown) => void;
   now?: () => number;
+  /** The installation's time zone (TIME_ZONE): every date of every CSV is in it. */
+  timeZone: string;
   users: UserRepository;
   books: BookRepository;
   interviews: InterviewRepository;
@@ -50,6 +52,7 @@ export function createExportService(deps: {
 }) {
   const { db, audit, users, books, interviews, issues, comments, types } = deps;
   const now = deps.now ?? Date.now;
+  const csvDate = (ms: number | null | undefined) => zonedDate(ms, deps.timeZone);
 
   /**
    * The export's one audit entry (导出): who exported which list, with which filters, and how many
@@ -142,6 +145,7 @@ export function createExportService(deps: {
       const { issueTitle, typeId, issueStatus } = query;
       const typeName = await typeNames();
       const columns: Array<CsvColumn<IssueWithUser>> = [
+        { header: 'ID', value: (r) => r.id },
         { header: '问答标题', value: (r) => r.issueTitle },
         { header: '问答描述', value: (r) => htmlToText(r.issueContent) },
         { header: '提问用户', value: (r) => r.user.nickname },
@@ -149,6 +153,7 @@ export function createExportService(deps: {
         { header: '评论数', value: (r) => r.commentNumber },
         { header: '问题分类', value: (r) => typeName(r.typeId) },
         { header: '审核状态', value: (r) => (r.issueStatus ? '已通过' : '待审核') },
+        { header: '提问时间', value: (r) => csvDate(r.issueDate) },
       ];
       return audited(actor, 'issue', query, {
         name: '问答列表',
