@@ -167,6 +167,8 @@ export async function buildApp({ config, database, logging = silentLogging(), no
     issues: issueRepo,
     comments: commentRepo,
     types: typeRepo,
+    auditRepo,
+    auditLog,
   });
   const stats = createStatsService({ stats: createStatsRepository(db), now });
 

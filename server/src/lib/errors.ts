@@ -15,8 +15,12 @@ export class AppError extends Error {
 }
 
 export const badRequest = (msg: string) => new AppError(400, msg);
-/** 401 for no token or one that ran out; the message stays 登录过期 for clients that predate errorCode. */
-export const unauthorized = (msg: string = AUTH_MESSAGES.sessionExpired) => new AppError(401, msg, ERROR_CODES.sessionExpired);
+/**
+ * 401: by default for no token or one that ran out (errorCode SESSION_EXPIRED, the message 登录过期
+ * as clients before errorCode know it); with a message of its own (wrong credentials), no errorCode.
+ */
+export const unauthorized = (msg?: string) =>
+  msg === undefined ? new AppError(401, AUTH_MESSAGES.sessionExpired, ERROR_CODES.sessionExpired) : new AppError(401, msg);
 /** 401 for a token still good whose session the server ended (ended by someone, password, disabled). */
 export const sessionEnded = () => new AppError(401, AUTH_MESSAGES.sessionExpired, ERROR_CODES.sessionEnded);
 export const forbidden = (msg: string = AUTH_MESSAGES.forbidden) => new AppError(403, msg);

@@ -67,7 +67,11 @@ export default function TrashList() {
         access.canSuperAdmin ? (
           <Popconfirm
             key="purge"
-            title="彻底删除后无法恢复，确定吗？"
+            title={
+              entry.cascaded > 0
+                ? `彻底删除后无法恢复，随它删除的 ${entry.cascaded} 条记录也将一并删除，确定吗？`
+                : '彻底删除后无法恢复，确定吗？'
+            }
             okText="彻底删除"
             cancelText="取消"
             okButtonProps={{ danger: true }}

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type TSchema } from '@sinclair/typebox';
+import { AuditExportQuery } from '../../../../contract/audit';
 import { BookExportQuery, CommentExportQuery, InterviewExportQuery, IssueExportQuery, UserExportQuery } from '../../../../contract/export';
 import { ErrorEnvelope } from '../../../../contract/envelope';
 import { sendCsv } from '../../lib/csv';
@@ -24,6 +25,9 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ exports: ExportService; n
   app,
   { exports, now, timeZone },
 ) => {
+  app.get('/audit/export', { config: { access: 'admin' }, schema: schema('操作日志', AuditExportQuery) }, async (request, reply) =>
+    sendCsv(reply, exports.audit(currentAdmin(request), request.query), now(), timeZone),
+  );
   app.get('/user/export', { config: { access: 'admin' }, schema: schema('用户列表', UserExportQuery) }, async (request, reply) =>
     sendCsv(reply, exports.user(currentAdmin(request), request.query), now(), timeZone),
   );
