@@ -27,6 +27,7 @@ export const AUDIT_ACTIONS = {
   twoFactorEnable: '开启两步验证',
   twoFactorDisable: '关闭两步验证',
   twoFactorReset: '重置两步验证',
+  recoveryCodesRegenerate: '重新生成恢复码',
   endSessions: '结束会话',
   securitySettings: '修改安全设置',
 } as const;

@@ -44,6 +44,7 @@ const retyped: AuditEntry = {
     { field: 'typeId', before: '65f1a2b3c4d5e6f708192d01', after: '65f1a2b3c4d5e6f708192d02', beforeName: 'CSS', afterName: 'JavaScript' },
     { field: 'enabled', before: true, after: false },
   ],
+  revertible: false,
 };
 
 let nickname: string;

@@ -51,6 +51,7 @@ export const ACTIONS = [
   '开启两步验证',
   '关闭两步验证',
   '重置两步验证',
+  '重新生成恢复码',
   '结束会话',
   '修改安全设置',
 ] satisfies AuditAction[];

@@ -157,6 +157,21 @@ const CASES: Record<string, () => Promise<{ entries?: number; expected: Expected
     );
     return { entries: 5, expected: { action: '关闭两步验证', entity: 'admin', entityId: id, adminId: id, changes: null } };
   },
+  'POST /api/admin/me/2fa/recovery-codes': async () => {
+    const { id, token, password } = await t.createAdmin('audit-2fa-regen', 2);
+    await enableTwoFactor(token);
+    expect((await call('POST', '/api/admin/me/2fa/recovery-codes', { currentPassword: password }, token)).statusCode).toBe(200);
+    return {
+      entries: 5,
+      expected: {
+        action: '重新生成恢复码',
+        entity: 'admin',
+        entityId: id,
+        adminId: id,
+        changes: [{ field: 'twoFactor', note: '生成了 10 个新恢复码，旧恢复码已失效' }],
+      },
+    };
+  },
   'DELETE /api/admin/:id/2fa': async () => {
     const { id, token } = await t.createAdmin('audit-2fa-reset', 2);
     await enableTwoFactor(token);
