@@ -113,13 +113,11 @@ export type AuditEntry = Static<typeof AuditEntry>;
 /** The audit log's filters, for its list and its export. */
 const AuditFilters = {
   adminId: IdFilter('管理员 id（普通管理员只能看自己的）'),
-    entity: Type.Optional(Type.Union([EntitySchema, Type.Literal('')], { description: '对象' })),
-    action: Type.Optional(Type.Union([ActionSchema, Type.Literal('')], { description: '操作' })),
-    from: Type.Optional(Type.Integer({ minimum: 0, description: '起始时间（含），epoch 毫秒' })),
-    to: Type.Optional(Type.Integer({ minimum: 0, description: '结束时间（含），epoch 毫秒' })),
-    record: Type.Optional(
-      Type.String({ maxLength: 120, description: '记录：24 位 id（精确）或标题的一部分（不区分大小写）' }),
-    ),
+  entity: Type.Optional(Type.Union([EntitySchema, Type.Literal('')], { description: '对象' })),
+  action: Type.Optional(Type.Union([ActionSchema, Type.Literal('')], { description: '操作' })),
+  from: Type.Optional(Type.Integer({ minimum: 0, description: '起始时间（含），epoch 毫秒' })),
+  to: Type.Optional(Type.Integer({ minimum: 0, description: '结束时间（含），epoch 毫秒' })),
+  record: Type.Optional(Type.String({ maxLength: 120, description: '记录：24 位 id（精确）或标题的一部分（不区分大小写）' })),
 };
 
 export const AuditListQuery = Type.Object({ ...PageQuery, ...AuditFilters }, { additionalProperties: false });

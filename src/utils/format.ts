@@ -25,7 +25,14 @@ export function getTimeZone(): string {
   return timeZone;
 }
 
-const ZONE_NAMES: Record<string, string> = { 'Asia/Shanghai': '北京时间', 'Asia/Chongqing': '北京时间', 'Asia/Hong_Kong': '香港时间', 'Asia/Taipei': '台北时间', UTC: '协调世界时', 'Etc/UTC': '协调世界时' };
+const ZONE_NAMES: Record<string, string> = {
+  'Asia/Shanghai': '北京时间',
+  'Asia/Chongqing': '北京时间',
+  'Asia/Hong_Kong': '香港时间',
+  'Asia/Taipei': '台北时间',
+  UTC: '协调世界时',
+  'Etc/UTC': '协调世界时',
+};
 
 /** The zone as the screens name it, with its offset now: 「北京时间 UTC+8」, 「Europe/Berlin UTC+1」. */
 export function timeZoneLabel(at: number = Date.now()): string {

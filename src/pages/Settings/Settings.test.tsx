@@ -239,7 +239,10 @@ describe('个人设置', () => {
     expect(await screen.findByText('已生成新的恢复码', { selector: '.ant-result-title' })).toBeInTheDocument();
     expect(screen.getByText(/之前的恢复码已全部失效/)).toBeInTheDocument();
     for (const code of fresh) expect(screen.getByText(code)).toBeInTheDocument();
-    expect(calls('POST', '/api/admin/me/2fa/recovery-codes').map((r) => r.body)).toEqual([{ currentPassword: 'wrong' }, { code: '112233' }]);
+    expect(calls('POST', '/api/admin/me/2fa/recovery-codes').map((r) => r.body)).toEqual([
+      { currentPassword: 'wrong' },
+      { code: '112233' },
+    ]);
 
     await click(screen.getByRole('button', { name: '我已保存' }));
     expect(await screen.findByText(/剩余恢复码：10 个/)).toBeInTheDocument();

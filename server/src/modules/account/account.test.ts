@@ -272,7 +272,11 @@ describe('two-step sign-in', () => {
       400,
       '请输入当前密码或动态验证码（二选一）',
     );
-    expectRefusal(await call(token, 'POST', '/api/admin/me/2fa/recovery-codes', { currentPassword: 'wrong-one' }, ip), 400, '当前密码不正确');
+    expectRefusal(
+      await call(token, 'POST', '/api/admin/me/2fa/recovery-codes', { currentPassword: 'wrong-one' }, ip),
+      400,
+      '当前密码不正确',
+    );
     expectRefusal(await call(token, 'POST', '/api/admin/me/2fa/recovery-codes', { code: '000000' }, ip), 400, '动态验证码不正确');
     expect(await left()).toBe(9);
 

@@ -167,9 +167,15 @@ export function createAuditRepository(db: Db) {
       load(
         'comment',
         (list) =>
-          db.select({ id: comments.id, issueId: comments.issueId, bookId: comments.bookId }).from(comments).where(inArray(comments.id, list)),
+          db
+            .select({ id: comments.id, issueId: comments.issueId, bookId: comments.bookId })
+            .from(comments)
+            .where(inArray(comments.id, list)),
         (row) =>
-          names.comment.set(row.id, row.issueId ? { parentId: row.issueId, parentEntity: 'issue' } : { parentId: row.bookId!, parentEntity: 'book' }),
+          names.comment.set(
+            row.id,
+            row.issueId ? { parentId: row.issueId, parentEntity: 'issue' } : { parentId: row.bookId!, parentEntity: 'book' },
+          ),
       );
       await Promise.all(jobs);
       return names;

@@ -43,7 +43,9 @@ const isRecordEntry = (row: AuditRow) => RECORD_ENTITIES.has(row.entity) && row.
 function referencedIds(rows: readonly AuditRow[]): { [K in NamedTable]?: Set<string> } {
   const ids: { [K in NamedTable]?: Set<string> } = {};
   const add = (table: NamedTable, id: unknown) => {
-    if (typeof id === 'string' && id) (ids[table] ??= new Set()).add(id);
+    if (typeof id !== 'string' || !id) return;
+    const set = ids[table] ?? new Set<string>();
+    ids[table] = set.add(id);
   };
   for (const row of rows) {
     if (isRecordEntry(row)) add(row.entity as NamedTable, row.entityId);

@@ -774,7 +774,9 @@ describe('what happened to this record', () => {
     const bookId = await fixtures().book(typeId, { bookTitle: '换分类的书' });
     expect((await call('PATCH', `/api/book/${bookId}`, { typeId: other })).statusCode).toBe(200);
     const [changed] = await history('book', bookId);
-    expect(changed.changes).toEqual([{ field: 'typeId', before: typeId, after: other, beforeName: 'audit-type', afterName: '审计-另一分类' }]);
+    expect(changed.changes).toEqual([
+      { field: 'typeId', before: typeId, after: other, beforeName: 'audit-type', afterName: '审计-另一分类' },
+    ]);
     expect(changed.recordExists).toBe(true);
 
     const userId = await fixtures().user({ loginId: 'audit-asker', nickname: '提问的人' });
@@ -819,7 +821,12 @@ describe('what happened to this record', () => {
 
     const mine = await call('GET', '/api/audit/export', undefined, normal.token);
     expect(mine.statusCode).toBe(200);
-    const admins = mine.body.slice(1).trim().split('\r\n').slice(1).map((line) => line.split(',')[1]);
+    const admins = mine.body
+      .slice(1)
+      .trim()
+      .split('\r\n')
+      .slice(1)
+      .map((line) => line.split(',')[1]);
     expect(admins.length).toBeGreaterThan(0);
     expect(new Set(admins)).toEqual(new Set(['audit-normal']));
     expect((await call('GET', `/api/audit/export?adminId=${rootId}`, undefined, normal.token)).statusCode).toBe(403);

@@ -244,7 +244,10 @@ export function createAuthRepository(db: Db) {
 
     /** How many unused recovery codes the admin has (admin_recovery_codes_admin_id_idx). */
     async countRecoveryCodes(adminId: string): Promise<number> {
-      const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(adminRecoveryCodes).where(eq(adminRecoveryCodes.adminId, adminId));
+      const [row] = await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(adminRecoveryCodes)
+        .where(eq(adminRecoveryCodes.adminId, adminId));
       return Number(row.n);
     },
 
