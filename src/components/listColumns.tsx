@@ -2,7 +2,7 @@ import type { ProColumns } from '@ant-design/pro-components';
 import { Tag } from 'antd';
 import type { useTypeOptions } from '@/hooks/useTypeOptions';
 import { DEFAULT_PAGE_SIZE } from '@/services/table';
-import { formatDate } from '@/utils/format';
+import { formatDate, timeZoneTooltip } from '@/utils/format';
 
 /** docs/screens.md's paging of every server-paged list: 10 a page, 10/20/50/100, quick jumper. */
 export const serverPagination = {
@@ -86,6 +86,8 @@ export function typeColumn<T extends { typeId: string }>(
 export function dateColumn<T>(title: string, dataIndex: keyof T & string): ProColumns<T> {
   return {
     title,
+    // Which clock the dates are on: the installation's zone, not the browser's.
+    tooltip: timeZoneTooltip(),
     dataIndex,
     width: COLUMN_WIDTH.date,
     search: false,
