@@ -22,7 +22,7 @@ export const AUDIT_ACTIONS = {
   import: '导入',
   login: '登录',
   logout: '退出',
-  // Account security (issue 13): none of them can be put back by 恢复此版本.
+  // Account security (issue 13): none of them can be put back by 撤销此修改.
   twoFactorSetUp: '设置两步验证',
   twoFactorEnable: '开启两步验证',
   twoFactorDisable: '关闭两步验证',
@@ -33,7 +33,7 @@ export const AUDIT_ACTIONS = {
 } as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[keyof typeof AUDIT_ACTIONS];
 
-/** Entries of these actions put fields back to what they were: the ones 恢复此版本 is offered on. */
+/** Entries of these actions put fields back to what they were: the ones 撤销此修改 is offered on. */
 export const REVERTIBLE_ACTIONS: readonly AuditAction[] = [
   AUDIT_ACTIONS.update,
   AUDIT_ACTIONS.revert,

@@ -106,6 +106,13 @@ export default function AuditList() {
 
   const columns: ProColumns<AuditEntry>[] = [
     indexColumn(),
+    // First in the search form, so that it shows while the form is folded: "what happened to this record".
+    {
+      title: '记录',
+      dataIndex: 'record' satisfies FilterKey<AuditListQuery>,
+      hideInTable: true,
+      fieldProps: { placeholder: '标题的一部分或记录 id' },
+    },
     {
       title: '时间',
       tooltip: timeZoneTooltip(),
@@ -139,12 +146,6 @@ export default function AuditList() {
       valueType: 'select',
       valueEnum: actionEnum,
       render: (_, entry) => <Tag>{entry.action}</Tag>,
-    },
-    {
-      title: '记录',
-      dataIndex: 'record' satisfies FilterKey<AuditListQuery>,
-      hideInTable: true,
-      fieldProps: { placeholder: '标题的一部分或记录 id' },
     },
     {
       title: '记录',
