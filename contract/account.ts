@@ -48,6 +48,23 @@ export const RecoveryCodes = Type.Object(
 );
 export type RecoveryCodes = Static<typeof RecoveryCodes>;
 
+/** GET /api/admin/me/2fa/recovery-codes: how many unused recovery codes are left (0 when two-step sign-in is off). */
+export const RecoveryCodesLeft = Type.Object(
+  { remaining: Type.Integer({ minimum: 0, description: '剩余可用的恢复码个数' }) },
+  { title: 'RecoveryCodesLeft' },
+);
+export type RecoveryCodesLeft = Static<typeof RecoveryCodesLeft>;
+
+/** POST /api/admin/me/2fa/recovery-codes: the current password or a TOTP code (exactly one). */
+export const RegenerateRecoveryCodesBody = Type.Object(
+  {
+    currentPassword: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+    code: Type.Optional(TotpCode),
+  },
+  { additionalProperties: false },
+);
+export type RegenerateRecoveryCodesBody = Static<typeof RegenerateRecoveryCodesBody>;
+
 export const TwoFactorDisableBody = Type.Object(
   { currentPassword: Type.String({ minLength: 1, maxLength: 128 }), code: TotpCode },
   { additionalProperties: false },
@@ -135,6 +152,7 @@ export const ACCOUNT_MESSAGES = {
   twoFactorOff: '两步验证没有开启',
   mustSetUp2fa: '管理员要求开启两步验证，请先在个人设置中开启',
   sessionNotFound: '该登录设备不存在或已退出',
+  passwordOrCode: '请输入当前密码或动态验证码（二选一）',
 } as const;
 
 /** The `result` of a LoginRecord. */

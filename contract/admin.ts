@@ -38,6 +38,7 @@ export const WhoAmI = Type.Composite(
       mustSetUp2fa: Type.Optional(
         Type.Boolean({ description: 'true：系统要求两步验证而本人尚未开启，除开启两步验证外的操作都会被拒绝（403）' }),
       ),
+      timeZone: Type.Optional(Type.String({ description: '安装的时区（IANA 名称，服务器的 TIME_ZONE）：界面与导出的时间都按它显示' })),
     }),
   ],
   { title: 'WhoAmI' },

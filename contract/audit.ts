@@ -22,17 +22,18 @@ export const AUDIT_ACTIONS = {
   import: '导入',
   login: '登录',
   logout: '退出',
-  // Account security (issue 13): none of them can be put back by 恢复此版本.
+  // Account security (issue 13): none of them can be put back by 撤销此修改.
   twoFactorSetUp: '设置两步验证',
   twoFactorEnable: '开启两步验证',
   twoFactorDisable: '关闭两步验证',
   twoFactorReset: '重置两步验证',
+  recoveryCodesRegenerate: '重新生成恢复码',
   endSessions: '结束会话',
   securitySettings: '修改安全设置',
 } as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[keyof typeof AUDIT_ACTIONS];
 
-/** Entries of these actions put fields back to what they were: the ones 恢复此版本 is offered on. */
+/** Entries of these actions put fields back to what they were: the ones 撤销此修改 is offered on. */
 export const REVERTIBLE_ACTIONS: readonly AuditAction[] = [
   AUDIT_ACTIONS.update,
   AUDIT_ACTIONS.revert,
@@ -59,6 +60,7 @@ export const AUDIT_ENTITIES = {
   session: '登录',
   import: '数据导入',
   setting: '安全设置',
+  audit: '操作日志',
 } as const;
 
 /** The security settings have no record of their own: this id names them in the log (entity `setting`). */
@@ -79,6 +81,8 @@ export const AuditChange = Type.Object(
     before: Type.Optional(Type.Unknown()),
     after: Type.Optional(Type.Unknown()),
     note: Type.Optional(Type.String()),
+    beforeName: Type.Optional(Type.String({ description: '值是 id 时它的名称（分类名、用户昵称…），读取时由服务器查出' })),
+    afterName: Type.Optional(Type.String({ description: '同上，修改后的值' })),
   },
   { title: 'AuditChange' },
 );
@@ -95,24 +99,33 @@ export const AuditEntry = Type.Object(
     entityId: Id,
     title: Type.String(),
     changes: Type.Union([Type.Array(AuditChange), Type.Null()]),
-    revertible: Type.Boolean({ description: '可以「恢复此版本」' }),
+    revertible: Type.Boolean({ description: '可以「撤销此修改」' }),
+    recordExists: Type.Optional(
+      Type.Boolean({ description: '记录现在是否还在（已删除或在回收站中为 false）；导出、登录等不是记录的条目没有此字段' }),
+    ),
+    parentId: Type.Optional(Id),
+    parentEntity: Type.Optional(Type.Union([Type.Literal('issue'), Type.Literal('book')])),
   },
-  { title: 'AuditEntry' },
+  { title: 'AuditEntry', description: 'parentId / parentEntity：现存评论所属的问答或书籍（评论的记录页面是它的问答或书籍）' },
 );
 export type AuditEntry = Static<typeof AuditEntry>;
 
-export const AuditListQuery = Type.Object(
-  {
-    ...PageQuery,
-    adminId: IdFilter('管理员 id（普通管理员只能看自己的）'),
-    entity: Type.Optional(Type.Union([EntitySchema, Type.Literal('')], { description: '对象' })),
-    action: Type.Optional(Type.Union([ActionSchema, Type.Literal('')], { description: '操作' })),
-    from: Type.Optional(Type.Integer({ minimum: 0, description: '起始时间（含），epoch 毫秒' })),
-    to: Type.Optional(Type.Integer({ minimum: 0, description: '结束时间（含），epoch 毫秒' })),
-  },
-  { additionalProperties: false },
-);
+/** The audit log's filters, for its list and its export. */
+const AuditFilters = {
+  adminId: IdFilter('管理员 id（普通管理员只能看自己的）'),
+  entity: Type.Optional(Type.Union([EntitySchema, Type.Literal('')], { description: '对象' })),
+  action: Type.Optional(Type.Union([ActionSchema, Type.Literal('')], { description: '操作' })),
+  from: Type.Optional(Type.Integer({ minimum: 0, description: '起始时间（含），epoch 毫秒' })),
+  to: Type.Optional(Type.Integer({ minimum: 0, description: '结束时间（含），epoch 毫秒' })),
+  record: Type.Optional(Type.String({ maxLength: 120, description: '记录：24 位 id（精确）或标题的一部分（不区分大小写）' })),
+};
+
+export const AuditListQuery = Type.Object({ ...PageQuery, ...AuditFilters }, { additionalProperties: false });
 export type AuditListQuery = Static<typeof AuditListQuery>;
+
+/** GET /api/audit/export: the list's filters, every page. */
+export const AuditExportQuery = Type.Object(AuditFilters, { additionalProperties: false });
+export type AuditExportQuery = Static<typeof AuditExportQuery>;
 
 export const AuditRecordParams = Type.Object({
   entity: EntitySchema,

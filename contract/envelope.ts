@@ -12,12 +12,33 @@ export const Envelope = <T extends TSchema>(data: T) =>
 /** A success whose `data` is `T`; generic, so it is derived through a schema standing for `T`. */
 export type Envelope<T> = Static<ReturnType<typeof Envelope<TUnsafe<T>>>>;
 
-/** An error: `code` repeats the real HTTP status and `msg` is fit to show an administrator. */
+/**
+ * Machine-readable reasons beside an error's `msg`, for a client to act on without reading
+ * Chinese text. A 401 carries one: the session ran out (or there was none), or it was ended on the
+ * server (another admin ended it, the password was changed elsewhere, the account was disabled or
+ * deleted) while its token was still good.
+ */
+export const ERROR_CODES = {
+  sessionExpired: 'SESSION_EXPIRED',
+  sessionEnded: 'SESSION_ENDED',
+} as const;
+export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
+
+/**
+ * An error: `code` repeats the real HTTP status and `msg` is fit to show an administrator;
+ * `errorCode` (added later, so old clients ignore it) says why, where a client must tell cases apart.
+ */
 export const ErrorEnvelope = Type.Object(
   {
     success: Type.Literal(false),
     code: Type.Integer({ minimum: 400, maximum: 599 }),
     msg: Type.String({ minLength: 1 }),
+    errorCode: Type.Optional(
+      Type.Union(
+        Object.values(ERROR_CODES).map((c) => Type.Literal(c)),
+        { description: '机器可读的原因（401：SESSION_EXPIRED 登录过期 / SESSION_ENDED 登录已在其他地方被结束）' },
+      ),
+    ),
     data: Type.Null(),
   },
   { title: 'ErrorEnvelope' },

@@ -34,4 +34,4 @@ export const CommentExportQuery = Type.Composite(
 export type CommentExportQuery = Static<typeof CommentExportQuery>;
 
 /** The resources with an export, as in `GET /api/{resource}/export`. */
-export type ExportResource = 'user' | 'book' | 'interview' | 'issue' | 'comment';
+export type ExportResource = 'user' | 'book' | 'interview' | 'issue' | 'comment' | 'audit';

@@ -74,10 +74,10 @@ describe('audit log and bulk actions in a real browser', () => {
     await page.getByRole('button', { name: /历\s*史/ }).click();
     const drawer = page.locator('.ant-drawer-content');
     await drawer.getByText('昵称：原来的昵称 → 改错的昵称').waitFor();
-    await drawer.getByText('恢复此版本').click();
-    await page.getByText('确定要把这些字段恢复为修改前的值吗？').waitFor();
+    await drawer.getByText('撤销此修改').click();
+    await page.getByText('确定要撤销此修改，把这些字段改回修改前的值吗？').waitFor();
     await confirmPopup().click();
-    await expectMessage(page, '已恢复此版本');
+    await expectMessage(page, '已撤销此修改');
     // The drawer stays open and shows the revert as the newest entry.
     await drawer.locator('.ant-tag', { hasText: /^恢复$/ }).waitFor();
 
@@ -85,5 +85,30 @@ describe('audit log and bulk actions in a real browser', () => {
     // The edit page shows the record as it now is.
     await page.keyboard.press('Escape');
     await page.locator('input[value="原来的昵称"]').waitFor();
+  });
+
+  it('finds what happened to a record: by its title, by today, and its 记录 links to it', async () => {
+    // The entries of the first test: the editor approved 批量待审问题1 to 3 today.
+    await signInAsEditor();
+    await page.goto(`${server.url}/audit`);
+    await tableRow('批量待审问题1').waitFor();
+
+    await page.getByLabel('记录').fill('批量待审问题2');
+    await page.getByRole('button', { name: /查\s*询/ }).click();
+    await tableRow('批量待审问题1').waitFor({ state: 'detached' });
+    expect(await page.locator('.ant-table-tbody tr', { hasText: '批量待审问题' }).count()).toBe(1);
+
+    // 今天, by the installation's calendar: today's entries stay.
+    await page.locator('input[date-range="start"]').click();
+    await page.locator('.ant-picker-presets').getByText('今天').click();
+    const listed = page.waitForRequest((request) => request.url().includes('/api/audit?') && request.url().includes('from='));
+    await page.getByRole('button', { name: /查\s*询/ }).click();
+    const url = new URL((await listed).url());
+    expect(Number(url.searchParams.get('to')) - Number(url.searchParams.get('from'))).toBe(24 * 60 * 60 * 1000 - 1);
+    await tableRow('批量待审问题2').waitFor();
+
+    // The record's title opens its page.
+    await tableRow('批量待审问题2').getByRole('link', { name: '批量待审问题2' }).click();
+    await page.waitForURL(/\/issue\/[0-9a-f]{24}$/);
   });
 });

@@ -5,7 +5,7 @@ import zhCN from 'antd/es/locale/zh_CN';
 import { lazy, type ReactNode, startTransition, Suspense, useEffect, useState } from 'react';
 import Forbidden from '@/components/Forbidden';
 import SessionLoadFailed from '@/components/SessionLoadFailed';
-import { describeRequestError, errorStatus, requestConfig } from '@/requestErrorConfig';
+import { describeRequestError, errorCodeOf, errorStatus, requestConfig } from '@/requestErrorConfig';
 import { logout, whoami } from '@/services/admin';
 import { dropEarly, startEarly, takeEarly } from '@/services/early';
 import { fetchFirstPageEarly } from '@/services/table';
@@ -63,6 +63,8 @@ async function loadSession(): Promise<InitialState> {
         message.error(describeRequestError(error));
         throw error;
       }
+      expireSession(errorCodeOf(error));
+      return {};
     }
   }
   expireSession();

@@ -169,4 +169,19 @@ describe('the app request', () => {
     expect(warningToast).toHaveBeenCalledWith(expect.objectContaining({ content: '登录过期，请重新登录' }));
     expect(errorToast).not.toHaveBeenCalled();
   });
+
+  it('says so when the server ended the session (errorCode SESSION_ENDED), whatever the msg says', async () => {
+    localStorage.setItem('adminToken', 'ended');
+    serve = () => ({
+      status: 401,
+      body: { success: false, code: 401, msg: '登录过期，请重新登录', errorCode: 'SESSION_ENDED', data: null },
+    });
+
+    await expect(request('/api/type')).rejects.toBeDefined();
+
+    expect(localStorage.getItem('adminToken')).toBeNull();
+    expect(history.location.pathname).toBe('/login');
+    expect(warningToast).toHaveBeenCalledWith(expect.objectContaining({ content: '你的登录已在其他地方被结束，请重新登录' }));
+    expect(warningToast).not.toHaveBeenCalledWith(expect.objectContaining({ content: '登录过期，请重新登录' }));
+  });
 });

@@ -2,7 +2,7 @@ import type { RequestConfig, RequestOptions } from '@umijs/max';
 import { message } from '@/utils/feedback';
 import { expireSession, getToken } from '@/utils/session';
 import { announceMustSetUp2fa, MUST_SET_UP_2FA } from '@/utils/twoFactorGate';
-import type { ErrorEnvelope } from '../contract/envelope';
+import type { ErrorCode, ErrorEnvelope } from '../contract/envelope';
 
 /** Thrown for a 2xx answer whose envelope says `success: false`. */
 export class ApiError extends Error {
@@ -28,7 +28,9 @@ interface TransportError {
   response?: { status: number; data?: unknown };
 }
 
-export type RequestFailure = { kind: 'server'; status: number; msg: string } | { kind: 'timeout' | 'aborted' | 'network' | 'unknown' };
+export type RequestFailure =
+  | { kind: 'server'; status: number; msg: string; errorCode?: ErrorCode }
+  | { kind: 'timeout' | 'aborted' | 'network' | 'unknown' };
 
 export const TRANSPORT_MESSAGES = {
   timeout: '请求超时，请稍后重试',
@@ -50,14 +52,15 @@ export function statusMessage(status: number): string {
 
 export function classifyRequestError(error: unknown): RequestFailure {
   if (error instanceof ApiError) {
-    return { kind: 'server', status: error.envelope.code, msg: error.envelope.msg };
+    return { kind: 'server', status: error.envelope.code, msg: error.envelope.msg, errorCode: error.envelope.errorCode };
   }
   if (typeof error !== 'object' || error === null) return { kind: 'unknown' };
   const { code, message: text = '', response } = error as TransportError;
   if (response) {
     const body = response.data;
     const msg = isApiFailure(body) && body.msg ? body.msg : statusMessage(response.status);
-    return { kind: 'server', status: response.status, msg };
+    const errorCode = isApiFailure(body) ? body.errorCode : undefined;
+    return { kind: 'server', status: response.status, msg, ...(errorCode && { errorCode }) };
   }
   // axios reports a time-out as ECONNABORTED unless `clarifyTimeoutError` is on, and a browser
   // abort as ECONNABORTED too: only the text tells them apart.
@@ -75,6 +78,12 @@ export function describeRequestError(error: unknown): string {
   return failure.kind === 'server' ? failure.msg : TRANSPORT_MESSAGES[failure.kind];
 }
 
+/** The machine-readable reason of a server's refusal (`errorCode`), if it gave one. */
+export function errorCodeOf(error: unknown): ErrorCode | undefined {
+  const failure = classifyRequestError(error);
+  return failure.kind === 'server' ? failure.errorCode : undefined;
+}
+
 /** The HTTP status of a server's refusal, or undefined when no answer came. */
 export function errorStatus(error: unknown): number | undefined {
   const failure = classifyRequestError(error);
@@ -90,7 +99,7 @@ export function errorHandler(error: unknown, opts?: RequestOptions): void {
   if (opts?.skipErrorHandler) throw error;
   const failure = classifyRequestError(error);
   if (failure.kind === 'server' && failure.status === 401) {
-    expireSession();
+    expireSession(failure.errorCode);
     return;
   }
   if (failure.kind === 'server' && failure.status === 403 && failure.msg === MUST_SET_UP_2FA) {

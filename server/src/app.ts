@@ -160,19 +160,22 @@ export async function buildApp({ config, database, logging = silentLogging(), no
     audit,
     onAuditError: (error) => app.log.error({ err: error }, 'export audit entry not stored'),
     now,
+    timeZone: config.timeZone,
     users: userRepo,
     books: bookRepo,
     interviews: interviewRepo,
     issues: issueRepo,
     comments: commentRepo,
     types: typeRepo,
+    auditRepo,
+    auditLog,
   });
   const stats = createStatsService({ stats: createStatsRepository(db), now });
 
   registerAuth(app, auth);
 
   await app.register(captchaRoutes, { prefix: '/res', auth });
-  await app.register(sessionRoutes, { prefix: '/api/admin', auth });
+  await app.register(sessionRoutes, { prefix: '/api/admin', auth, timeZone: config.timeZone });
   await app.register(adminRoutes, { prefix: '/api/admin', admins });
   await app.register(accountRoutes, { prefix: '/api/admin', account });
   await app.register(securitySettingsRoutes, { prefix: '/api/settings', account });
@@ -184,7 +187,7 @@ export async function buildApp({ config, database, logging = silentLogging(), no
   await app.register(issueRoutes, { prefix: '/api/issue', issues });
   await app.register(commentRoutes, { prefix: '/api/comment', comments });
   await app.register(auditRoutes, { prefix: '/api/audit', audit: auditLog });
-  await app.register(exportRoutes, { prefix: '/api', exports, now: now ?? Date.now });
+  await app.register(exportRoutes, { prefix: '/api', exports, now: now ?? Date.now, timeZone: config.timeZone });
   await app.register(trashRoutes, { prefix: '/api/trash', trash });
   await app.register(statsRoutes, { prefix: '/api/stats', stats });
   await app.register(uploadedFileRoutes, { prefix: '/static/uploads', uploads });

@@ -28,6 +28,11 @@ export interface Config {
   /** How long a deletion stays in the recycle bin before the server purges it. */
   trashRetentionDays: number;
   /**
+   * TIME_ZONE (IANA name, default Asia/Shanghai): the installation's zone. Every time on screen,
+   * in a CSV and in an export's file name is given in it, and date-range filters pick its days.
+   */
+  timeZone: string;
+  /**
    * SESSIONS_IN_MEMORY (default true): the session check answers from memory what it read before,
    * as long as nothing it reads has changed (on PostgreSQL: told by LISTEN/NOTIFY, db/change-feed.ts).
    * false: every request looks its session up in the database.
@@ -83,6 +88,22 @@ function days(env: Env, name: string, fallback: number): number {
   if (raw === null) return fallback;
   if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 36_500) throw new ConfigError(name, `"${raw}" 应为 1 到 36500 之间的天数`);
   return Number(raw);
+}
+
+export const DEFAULT_TIME_ZONE = 'Asia/Shanghai';
+
+function timeZone(env: Env): string {
+  const raw = text(env, 'TIME_ZONE');
+  if (raw === null) return DEFAULT_TIME_ZONE;
+  const problem = `"${raw}" 不是 IANA 时区名（例如 Asia/Shanghai）`;
+  // Names only (no "+08:00"): the browsers that format the screen's times must know it too.
+  if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(raw)) throw new ConfigError('TIME_ZONE', problem);
+  try {
+    // Intl knows the IANA database of the Node it runs on; an unknown name is a RangeError.
+    return new Intl.DateTimeFormat('en-US', { timeZone: raw }).resolvedOptions().timeZone;
+  } catch {
+    throw new ConfigError('TIME_ZONE', problem);
+  }
 }
 
 function databaseUrl(env: Env): string | null {
@@ -158,6 +179,7 @@ export function loadConfig(env: Env = process.env, defaults: { webRoot?: string 
     },
     auditRetentionDays: days(env, 'AUDIT_RETENTION_DAYS', 365),
     trashRetentionDays: days(env, 'TRASH_RETENTION_DAYS', 30),
+    timeZone: timeZone(env),
     sessionsInMemory: bool(env, 'SESSIONS_IN_MEMORY', true),
     webRoot: text(env, 'WEB_ROOT') ? path.resolve(text(env, 'WEB_ROOT')!) : (defaults.webRoot ?? null),
   };

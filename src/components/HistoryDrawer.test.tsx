@@ -37,6 +37,16 @@ const change: AuditEntry = {
   revertible: true,
 };
 const created: AuditEntry = { ...change, _id: '6', action: '新增', changes: null, revertible: false };
+// An id is shown by its name where the server found one; an id it could not name stays as it is.
+const retyped: AuditEntry = {
+  ...change,
+  _id: '5',
+  changes: [
+    { field: 'typeId', before: '65f1a2b3c4d5e6f708192d01', after: '65f1a2b3c4d5e6f708192d02', beforeName: 'CSS', afterName: 'JavaScript' },
+    { field: 'enabled', before: true, after: false },
+  ],
+  revertible: false,
+};
 
 let nickname: string;
 let handle: (req: FakeRequest) => FakeReply | undefined;
@@ -45,7 +55,7 @@ const sent = installFakeNetwork((req) => {
   if (special) return special;
   if (req.url === '/api/admin/whoami') return { status: 200, body: envelope(me) };
   if (req.method === 'GET' && req.url === `/api/user/${USER_ID}`) return { status: 200, body: envelope(user(nickname)) };
-  if (req.method === 'GET' && req.url === `/api/audit/user/${USER_ID}`) return { status: 200, body: envelope([change, created]) };
+  if (req.method === 'GET' && req.url === `/api/audit/user/${USER_ID}`) return { status: 200, body: envelope([change, created, retyped]) };
   return refusal(404, '请求的资源不存在');
 });
 
@@ -66,17 +76,19 @@ async function openHistory() {
 }
 
 describe('历史 drawer', () => {
-  it("lists the record's history, newest first, with 恢复此版本 on change entries only", async () => {
+  it("lists the record's history, newest first, with 撤销此修改 on change entries only", async () => {
     const drawer = within(await openHistory());
     const entries = await drawer.findAllByTestId('history-entry');
-    expect(entries).toHaveLength(2);
+    expect(entries).toHaveLength(3);
     expect(within(entries[0]).getByText('昵称：爱丽丝 → 艾丽斯')).toBeInTheDocument();
-    expect(within(entries[0]).getByText('恢复此版本')).toBeInTheDocument();
+    expect(within(entries[2]).getByText('分类：CSS → JavaScript')).toBeInTheDocument();
+    expect(within(entries[2]).getByText('账号状态：启用 → 禁用')).toBeInTheDocument();
+    expect(within(entries[0]).getByText('撤销此修改')).toBeInTheDocument();
     expect(within(entries[1]).getByText('新增')).toBeInTheDocument();
-    expect(within(entries[1]).queryByText('恢复此版本')).not.toBeInTheDocument();
+    expect(within(entries[1]).queryByText('撤销此修改')).not.toBeInTheDocument();
   });
 
-  it('恢复此版本 posts the revert after a confirmation and shows the record as it now is', async () => {
+  it('撤销此修改 posts the revert after a confirmation and shows the record as it now is', async () => {
     handle = (req) => {
       if (req.method !== 'POST') return undefined;
       nickname = '爱丽丝';
@@ -84,13 +96,13 @@ describe('历史 drawer', () => {
     };
     const drawer = within(await openHistory());
     await act(async () => {
-      fireEvent.click(await drawer.findByText('恢复此版本'));
+      fireEvent.click(await drawer.findByText('撤销此修改'));
     });
-    expect(await screen.findByText('确定要把这些字段恢复为修改前的值吗？')).toBeInTheDocument();
+    expect(await screen.findByText('确定要撤销此修改，把这些字段改回修改前的值吗？')).toBeInTheDocument();
     await act(async () => {
-      fireEvent.click(confirmButton(/^恢\s*复$/));
+      fireEvent.click(confirmButton(/^撤\s*销$/));
     });
-    expect(await screen.findByText('已恢复此版本')).toBeInTheDocument();
+    expect(await screen.findByText('已撤销此修改')).toBeInTheDocument();
     expect(sent.find((r) => r.method === 'POST')?.url).toBe('/api/audit/7/revert');
     // The edit page loads the user again: its form shows the restored nickname.
     await waitFor(() => expect(sent.filter((r) => r.url === `/api/user/${USER_ID}`)).toHaveLength(2));
@@ -102,16 +114,16 @@ describe('历史 drawer', () => {
   });
 
   it('shows the server refusal and keeps the drawer when the record changed since', async () => {
-    handle = (req) => (req.method === 'POST' ? refusal(409, '该记录此后又被修改过，无法恢复（nickname）') : undefined);
+    handle = (req) => (req.method === 'POST' ? refusal(409, '该记录此后又被修改过，无法恢复（昵称）') : undefined);
     const drawer = within(await openHistory());
     await act(async () => {
-      fireEvent.click(await drawer.findByText('恢复此版本'));
+      fireEvent.click(await drawer.findByText('撤销此修改'));
     });
     await act(async () => {
-      fireEvent.click(confirmButton(/^恢\s*复$/));
+      fireEvent.click(confirmButton(/^撤\s*销$/));
     });
-    expect(await screen.findByText('该记录此后又被修改过，无法恢复（nickname）')).toBeInTheDocument();
-    expect(screen.queryByText('已恢复此版本')).not.toBeInTheDocument();
-    expect(drawer.getAllByTestId('history-entry')).toHaveLength(2);
+    expect(await screen.findByText('该记录此后又被修改过，无法恢复（昵称）')).toBeInTheDocument();
+    expect(screen.queryByText('已撤销此修改')).not.toBeInTheDocument();
+    expect(drawer.getAllByTestId('history-entry')).toHaveLength(3);
   });
 });

@@ -4,69 +4,46 @@ import { useCallback, useState } from 'react';
 import { alreadyShown } from '@/services/api';
 import { recordHistory, revertAudit } from '@/services/audit';
 import type { AuditChange, AuditEntity, AuditEntry } from '../../contract/audit';
+import { changeLines, changeText, type ValueTextOptions } from '../../contract/labels';
 import { message } from '@/utils/feedback';
 import { formatDate, plainExcerpt } from '@/utils/format';
 import { ConfirmAction, RowAction } from './RowAction';
 
-/** The names the screens give the fields an entry lists. */
-const FIELD_NAMES: Record<string, string> = {
-  loginId: '账号',
-  nickname: '昵称',
-  avatar: '头像',
-  mail: '邮箱',
-  qq: 'QQ',
-  wechat: '微信',
-  intro: '个人简介',
-  points: '积分',
-  enabled: '状态',
-  permission: '权限',
-  password: '密码',
-  typeName: '分类名称',
-  typeId: '分类',
-  bookTitle: '书籍标题',
-  bookPic: '封面',
-  downloadLink: '下载链接',
-  bookIntro: '书籍介绍',
-  requirePoints: '所需积分',
-  interviewTitle: '题目标题',
-  interviewContent: '题目内容',
-  issueTitle: '问答标题',
-  issueContent: '问答描述',
-  issueStatus: '审核状态',
-};
+/** Values as the screens read them: dates in the installation's zone, HTML as its text, cut. */
+const VALUE_TEXT: ValueTextOptions = { date: formatDate, html: (html) => plainExcerpt(html, 40) };
 
-/** A value as a person reads it: flags in words, HTML as its text, long text cut. */
-function shown(field: string, value: unknown): string {
-  if (value === undefined || value === null || value === '') return '（空）';
-  if (field === 'enabled') return value ? '启用' : '禁用';
-  if (field === 'issueStatus') return value ? '已通过' : '待审核';
-  if (field === 'permission') return value === 1 ? '超级管理员' : '普通管理员';
-  if (typeof value === 'string') return plainExcerpt(value, 40);
-  return String(value);
+/** One changed field: 「昵称：甲 → 乙」 (an id by its name), or its note (「密码已修改」). */
+export function ChangeLine({ change }: { change: AuditChange }) {
+  return <div>{changeText(change, VALUE_TEXT)}</div>;
 }
 
-/** One changed field: 「昵称：甲 → 乙」, or its note (「密码已修改」). */
-export function ChangeLine({ change }: { change: AuditChange }) {
-  const name = FIELD_NAMES[change.field] ?? change.field;
-  if (change.note) return <div>{change.note}</div>;
+/** What an entry changed, one line a field; an export as one sentence (「导出 30 行（筛选：分类=JavaScript）」). */
+export function EntryChanges({ entry }: { entry: Pick<AuditEntry, 'action' | 'changes'> }) {
+  const lines = changeLines(entry.action, entry.changes, VALUE_TEXT);
   return (
-    <div>
-      {name}：{shown(change.field, change.before)} → {shown(change.field, change.after)}
-    </div>
+    <>
+      {lines.map((line, index) => (
+        // Lines are positional: the same field may appear once only, but texts may repeat.
+        // biome-ignore lint/suspicious/noArrayIndexKey: see above.
+        <div key={index}>{line}</div>
+      ))}
+    </>
   );
 }
 
 interface HistoryButtonProps {
   entity: AuditEntity;
   id: string;
-  /** Called after 恢复此版本 succeeded: the page shows the record as it now is. */
+  /** Called after 撤销此修改 succeeded: the page shows the record as it now is. */
   onReverted?: () => unknown;
   /** A link, for a table row's actions, rather than a button. */
   link?: boolean;
+  /** The link's text (default 历史): the audit log names the record it opens. */
+  label?: string;
 }
 
-/** 历史: opens a drawer with the record's history, newest first, and 恢复此版本 on changes. */
-export default function HistoryButton({ entity, id, onReverted, link }: HistoryButtonProps) {
+/** 历史: opens a drawer with the record's history, newest first, and 撤销此修改 on changes. */
+export default function HistoryButton({ entity, id, onReverted, link, label }: HistoryButtonProps) {
   const [open, setOpen] = useState(false);
   const [entries, setEntries] = useState<AuditEntry[] | null>(null);
 
@@ -90,14 +67,14 @@ export default function HistoryButton({ entity, id, onReverted, link }: HistoryB
       // Shown by the request layer (a 409 says what changed since).
       return;
     }
-    message.success('已恢复此版本');
+    message.success('已撤销此修改');
     await onReverted?.();
   };
 
   return (
     <>
       {link ? (
-        <RowAction onClick={show}>历史</RowAction>
+        <RowAction onClick={show}>{label ?? '历史'}</RowAction>
       ) : (
         <Button icon={<HistoryOutlined />} onClick={show}>
           历史
@@ -119,14 +96,12 @@ export default function HistoryButton({ entity, id, onReverted, link }: HistoryB
                     <Tag>{entry.action}</Tag>
                     <span>{entry.adminLoginId}</span>
                   </Space>
-                  {entry.changes?.map((change) => (
-                    <ChangeLine key={change.field} change={change} />
-                  ))}
+                  <EntryChanges entry={entry} />
                   {entry.revertible && (
                     <ConfirmAction
-                      label="恢复此版本"
-                      title="确定要把这些字段恢复为修改前的值吗？"
-                      okText="恢复"
+                      label="撤销此修改"
+                      title="确定要撤销此修改，把这些字段改回修改前的值吗？"
+                      okText="撤销"
                       onConfirm={() => revert(entry)}
                     />
                   )}

@@ -3,7 +3,7 @@ import type { ProColumns, ProTableProps } from '@ant-design/pro-components';
 import { Tag } from 'antd';
 import type { useTypeOptions } from '@/hooks/useTypeOptions';
 import { DEFAULT_PAGE_SIZE } from '@/services/table';
-import { formatDate } from '@/utils/format';
+import { formatDate, timeZoneTooltip } from '@/utils/format';
 import { RowAction } from './RowAction';
 
 /** docs/screens.md's paging of every server-paged list: 10 a page, 10/20/50/100, quick jumper. */
@@ -104,6 +104,8 @@ export function typeColumn<T extends { typeId: string }>(
 export function dateColumn<T>(title: string, dataIndex: keyof T & string): ProColumns<T> {
   return {
     title,
+    // Which clock the dates are on: the installation's zone, not the browser's.
+    tooltip: timeZoneTooltip(),
     dataIndex,
     width: COLUMN_WIDTH.date,
     search: false,

@@ -10,6 +10,8 @@ import type {
   LoginRecordQuery,
   LoginTwoFactorBody,
   RecoveryCodes,
+  RecoveryCodesLeft,
+  RegenerateRecoveryCodesBody,
   SecuritySettings,
   TwoFactorDisableBody,
   TwoFactorEnableBody,
@@ -38,6 +40,16 @@ export function setUp2fa(): Promise<TwoFactorSetup> {
 
 export function enable2fa(body: TwoFactorEnableBody): Promise<RecoveryCodes> {
   return api<RecoveryCodes>(`${ME}/2fa/enable`, { method: 'POST', data: body });
+}
+
+/** How many unused recovery codes the signed-in admin has left. */
+export function recoveryCodesLeft(): Promise<RecoveryCodesLeft> {
+  return api<RecoveryCodesLeft>(`${ME}/2fa/recovery-codes`);
+}
+
+/** Ten new recovery codes (the old ones stop working), proven by the current password or a code. */
+export function regenerateRecoveryCodes(body: RegenerateRecoveryCodesBody): Promise<RecoveryCodes> {
+  return api<RecoveryCodes>(`${ME}/2fa/recovery-codes`, { method: 'POST', data: body });
 }
 
 export async function disable2fa(body: TwoFactorDisableBody): Promise<void> {

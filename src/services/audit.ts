@@ -12,7 +12,7 @@ export function recordHistory(entity: AuditEntity, id: string): Promise<AuditEnt
   return api<AuditEntry[]>(`/api/audit/${entity}/${encodeURIComponent(id)}`);
 }
 
-/** 恢复此版本: puts the entry's fields back; answers the record's history after it. */
+/** 撤销此修改: puts the entry's fields back; answers the record's history after it. */
 export function revertAudit(auditId: string): Promise<AuditEntry[]> {
   return api<AuditEntry[]>(`/api/audit/${encodeURIComponent(auditId)}/revert`, { method: 'POST' });
 }

@@ -1,7 +1,9 @@
 import { history } from '@umijs/max';
 import { DEFAULT_AVATAR } from '@/constants';
 import type { WhoAmI } from '../../contract/admin';
+import type { ErrorCode } from '../../contract/envelope';
 import { message } from '@/utils/feedback';
+import { setTimeZone } from '@/utils/format';
 
 /** docs/requirements.md, constants: the token lives in localStorage under this key. */
 export const TOKEN_KEY = 'adminToken';
@@ -36,7 +38,9 @@ export function toInitialState(admin: WhoAmI): InitialState {
     permission: admin.permission,
     twoFactorEnabled: admin.twoFactorEnabled,
     mustSetUp2fa: admin.mustSetUp2fa,
+    timeZone: admin.timeZone,
   };
+  setTimeZone(admin.timeZone);
   return { name: admin.nickname, avatar: admin.avatar || DEFAULT_AVATAR, adminInfo };
 }
 
@@ -64,10 +68,20 @@ function currentPath(): string {
   return `${pathname}${search}`;
 }
 
-/** docs/requirements.md, session: a page that finds no session drops the token and sends the admin to /login. */
-export function expireSession(): void {
+export const SESSION_MESSAGES = {
+  expired: '登录过期，请重新登录',
+  /** The server ended a session whose token was still good: someone else did (an admin, a password change, a disabled account). */
+  ended: '你的登录已在其他地方被结束，请重新登录',
+} as const;
+
+/**
+ * docs/requirements.md, session: a page that finds no session drops the token and sends the admin
+ * to /login, saying why by the answer's errorCode (never by its text).
+ */
+export function expireSession(reason?: ErrorCode): void {
   clearToken();
   if (history.location.pathname !== LOGIN_PATH) history.push(loginPathFrom(currentPath()));
   // One key: several calls failing at once with 401 show one warning, not a stack of them.
-  message.warning({ content: '登录过期，请重新登录', key: 'session-expired' });
+  const content = reason === 'SESSION_ENDED' ? SESSION_MESSAGES.ended : SESSION_MESSAGES.expired;
+  message.warning({ content, key: 'session-expired' });
 }

@@ -362,6 +362,9 @@ export const auditLog = pgTable(
     index('audit_log_entity_at_idx').on(t.entity, t.at.desc(), t.id.desc()),
     index('audit_log_action_at_idx').on(t.action, t.at.desc(), t.id.desc()),
     index('audit_log_record_idx').on(t.entity, t.entityId, t.at.desc(), t.id.desc()),
+    // The 记录 filter: a record's id whatever its entity, or a substring of its title.
+    index('audit_log_entity_id_at_idx').on(t.entityId, t.at.desc(), t.id.desc()),
+    grams('audit_log_title_grams_idx', t.title),
   ],
 );
 

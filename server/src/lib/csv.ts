@@ -32,21 +32,39 @@ const CSV_OPTIONS: Options = {
   },
 };
 
-// China has had no daylight saving time since 1991: Asia/Shanghai is UTC+8 all year.
-const SHANGHAI_OFFSET_MS = 8 * 60 * 60 * 1000;
+const formatters = new Map<string, Intl.DateTimeFormat>();
 
-/** `YYYY-MM-DD HH:mm:ss` in the server's time zone for exports, Asia/Shanghai. */
-export function csvDate(ms: number | null | undefined): string {
+/**
+ * `YYYY-MM-DD HH:mm:ss` of an instant in an IANA time zone (the installation's, TIME_ZONE), its
+ * daylight saving time included; nothing for a missing date.
+ */
+export function zonedDate(ms: number | null | undefined, timeZone: string): string {
   if (ms === null || ms === undefined) return '';
-  return new Date(ms + SHANGHAI_OFFSET_MS).toISOString().slice(0, 19).replace('T', ' ');
+  let format = formatters.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+    formatters.set(timeZone, format);
+  }
+  const part = Object.fromEntries(format.formatToParts(ms).map((p) => [p.type, p.value]));
+  return `${part.year}-${part.month}-${part.day} ${part.hour}:${part.minute}:${part.second}`;
 }
 
 /**
  * `attachment` with the name twice: an ASCII fallback for old clients and the real (Chinese) name
- * as RFC 5987 `filename*`, e.g. `用户列表-20261123.csv`, dated in Asia/Shanghai.
+ * as RFC 5987 `filename*`, e.g. `用户列表-20261123.csv`, dated by the installation's calendar at
+ * the moment of export (not UTC's: at 01:00 in Shanghai UTC is still on the day before).
  */
-export function csvDisposition(baseName: string, at: number): string {
-  const day = csvDate(at).slice(0, 10).replaceAll('-', '');
+export function csvDisposition(baseName: string, at: number, timeZone: string): string {
+  const day = zonedDate(at, timeZone).slice(0, 10).replaceAll('-', '');
   const name = `${baseName}-${day}.csv`;
   const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `attachment; filename="export-${day}.csv"; filename*=UTF-8''${encoded}`;
@@ -75,10 +93,10 @@ export interface CsvExport<R> {
 }
 
 /** Streams an export as the answer; when the client goes away Fastify destroys the stream. */
-export function sendCsv<R>(reply: FastifyReply, csv: CsvExport<R>, at: number) {
+export function sendCsv<R>(reply: FastifyReply, csv: CsvExport<R>, at: number, timeZone: string) {
   return reply
     .header('content-type', 'text/csv; charset=utf-8')
-    .header('content-disposition', csvDisposition(csv.name, at))
+    .header('content-disposition', csvDisposition(csv.name, at, timeZone))
     .header('cache-control', 'no-store')
     .send(csvStream(csv.columns, csv.batches));
 }

@@ -1,10 +1,13 @@
 import { AUTH_MESSAGES } from '../../../contract/auth';
+import { ERROR_CODES, type ErrorCode } from '../../../contract/envelope';
 
 /** The one error type services throw; the error-handler plugin turns it into the envelope. */
 export class AppError extends Error {
   constructor(
     readonly statusCode: number,
     readonly msg: string,
+    /** The envelope's machine-readable `errorCode`, where clients must tell cases apart. */
+    readonly errorCode?: ErrorCode,
   ) {
     super(msg);
     this.name = 'AppError';
@@ -12,7 +15,14 @@ export class AppError extends Error {
 }
 
 export const badRequest = (msg: string) => new AppError(400, msg);
-export const unauthorized = (msg: string = AUTH_MESSAGES.sessionExpired) => new AppError(401, msg);
+/**
+ * 401: by default for no token or one that ran out (errorCode SESSION_EXPIRED, the message 登录过期
+ * as clients before errorCode know it); with a message of its own (wrong credentials), no errorCode.
+ */
+export const unauthorized = (msg?: string) =>
+  msg === undefined ? new AppError(401, AUTH_MESSAGES.sessionExpired, ERROR_CODES.sessionExpired) : new AppError(401, msg);
+/** 401 for a token still good whose session the server ended (ended by someone, password, disabled). */
+export const sessionEnded = () => new AppError(401, AUTH_MESSAGES.sessionExpired, ERROR_CODES.sessionEnded);
 export const forbidden = (msg: string = AUTH_MESSAGES.forbidden) => new AppError(403, msg);
 export const notFound = (msg: string) => new AppError(404, msg);
 export const conflict = (msg: string) => new AppError(409, msg);

@@ -152,7 +152,7 @@ export function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoExc
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
-      return reply.status(error.statusCode).send(fail(error.statusCode, error.msg));
+      return reply.status(error.statusCode).send(fail(error.statusCode, error.msg, error.errorCode));
     }
     if (error.validation) {
       return reply.status(400).send(fail(400, validationMessage(error.validation as AjvIssue[])));

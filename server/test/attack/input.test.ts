@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../src/db/client';
+import { auditLog } from '../../src/db/schema';
 import type { CatalogEntry } from '../../src/plugins/auth';
 import { contentFixtures } from '../content';
 import { bearer, createTestContext, type TestContext } from '../harness';
@@ -53,6 +54,22 @@ describe('input: text filters take SQL and LIKE characters literally', () => {
   register('GET /api/comment/:commentType', 'commentContent', '/api/comment/1', (v) =>
     fixtures().comment({ userId: world.userId, typeId: world.typeId, issueId: world.issueId, commentContent: v }),
   );
+  // The audit log's 记录 filter searches entries' titles (a row's `title`).
+  const ROW_FIELDS: Record<string, string> = {};
+  const auditEntry = (title: string) =>
+    t.database.db.insert(auditLog).values({
+      at: Date.now(),
+      adminId: world.userId,
+      adminLoginId: 'input-test',
+      action: '修改',
+      entity: 'book',
+      entityId: world.issueId,
+      title,
+    });
+  register('GET /api/audit', 'record', '/api/audit', auditEntry);
+  register('GET /api/audit/export', 'record', '/api/audit/export', auditEntry);
+  ROW_FIELDS['GET /api/audit record'] = 'title';
+  CSV_HEADERS['GET /api/audit/export record'] = '记录';
   // The exports take the same filters; each is seeded as its list is.
   for (const [list, field, url, header] of [
     ['GET /api/user', 'loginId', '/api/user/export', '登录账号'],
@@ -70,7 +87,9 @@ describe('input: text filters take SQL and LIKE characters literally', () => {
 
   /** The filtered field of every row answered, from a list's JSON or an export's CSV. */
   function fieldValues(filter: string, field: string, body: string): string[] {
-    if (!CSV_HEADERS[filter]) return (JSON.parse(body).data.data as Array<Record<string, string>>).map((row) => row[field]);
+    if (!CSV_HEADERS[filter]) {
+      return (JSON.parse(body).data.data as Array<Record<string, string>>).map((row) => row[ROW_FIELDS[filter] ?? field]);
+    }
     // The seeded values hold no comma, quote or line break, so a line splits on commas.
     const [header, ...lines] = body
       .replace(/^\uFEFF/, '')

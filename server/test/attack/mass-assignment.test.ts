@@ -225,6 +225,21 @@ const CASES: Record<string, () => Promise<void>> = {
     expect(await row(admins, target.id)).toEqual(before);
   },
 
+  'POST /api/admin/me/2fa/recovery-codes': async () => {
+    // Another admin's id sent along changes nobody's codes: the route acts on its caller only.
+    const target = await t.createAdmin(unique(), 2);
+    const codes = async () => (await t.database.db.select().from(adminRecoveryCodes)).map((r) => r.codeHash).sort();
+    const before = { admin: await row(admins, target.id), codes: await codes() };
+    const response = await call(
+      'POST',
+      '/api/admin/me/2fa/recovery-codes',
+      { ...READ_ONLY, currentPassword: target.password, adminId: world.rootId, id: world.rootId },
+      target.token,
+    );
+    expect(response.statusCode).toBe(400);
+    expect({ admin: await row(admins, target.id), codes: await codes() }).toEqual(before);
+  },
+
   'POST /api/admin/login/2fa': async () => {
     // A challenge nobody was given, with an admin and a session named: no session is made.
     const sessions = (await t.database.db.select().from(adminSessions)).length;

@@ -27,8 +27,37 @@ const admins: Admin[] = [
   { _id: EDITOR._id, loginId: 'editor', nickname: '内容编辑', avatar: '', permission: 2, enabled: true, createdAt: 2 },
 ];
 
+const BOOK_ID = '65f1a2b3c4d5e6f708192b01';
+const TYPE_ID = '65f1a2b3c4d5e6f708192d01';
+// A book's change whose type is shown by name, and an export as one sentence; the book is gone.
+const retyped: AuditEntry = {
+  ...entry,
+  _id: '41',
+  entity: 'book',
+  entityId: BOOK_ID,
+  title: '旧书',
+  changes: [{ field: 'typeId', before: null, after: TYPE_ID, afterName: 'JavaScript' }],
+  recordExists: false,
+};
+const exported: AuditEntry = {
+  ...entry,
+  _id: '40',
+  action: '导出',
+  entity: 'book',
+  entityId: '65f1a2b3c4d5e6f708192e01',
+  title: '书籍列表（30 行）',
+  changes: [
+    { field: 'typeId', after: TYPE_ID, afterName: 'JavaScript' },
+    { field: 'rows', after: 30 },
+  ],
+  revertible: false,
+};
+
 const net = listScreenNetwork((req) => {
-  if (req.method === 'GET' && req.url.startsWith('/api/audit?')) return pageReply(req.url, [entry], 1);
+  if (req.method === 'GET' && req.url.startsWith('/api/audit?')) {
+    return pageReply(req.url, [{ ...entry, recordExists: true }, retyped, exported], 3);
+  }
+  if (req.method === 'GET' && req.url === `/api/audit/book/${BOOK_ID}`) return { status: 200, body: envelope([retyped]) };
   if (req.method === 'GET' && req.url === '/api/admin') return { status: 200, body: envelope(admins) };
   return undefined;
 });
@@ -57,6 +86,60 @@ describe('操作日志', () => {
     expect(row.getByText('昵称：爱丽丝 → 艾丽斯')).toBeInTheDocument();
     expect(row.getByText('密码已修改')).toBeInTheDocument();
     expect(auditQueries()[0].get('pageSize')).toBe('10');
+  });
+
+  it('speaks Chinese: a type by its name, an export as a sentence; 记录 links to the record, or its history once gone', async () => {
+    await openList('/audit', 'alice');
+    expect(screen.getByText('分类：（空） → JavaScript')).toBeInTheDocument();
+    expect(screen.getByText('导出 30 行（筛选：分类=JavaScript）')).toBeInTheDocument();
+    expect(screen.queryByText(/rows/)).toBeNull();
+    expect(screen.getByRole('link', { name: 'alice' })).toHaveAttribute('href', '/user/editUser/65f1a2b3c4d5e6f708192c01');
+    // An export is no record: its title is text.
+    expect(screen.queryByRole('link', { name: '书籍列表（30 行）' })).toBeNull();
+    await act(async () => {
+      fireEvent.click(screen.getByText('旧书'));
+    });
+    const drawer = within(await screen.findByRole('dialog'));
+    expect(await drawer.findByText('分类：（空） → JavaScript')).toBeInTheDocument();
+  });
+
+  it('filters by record and by whole days of the installation time zone, with presets', async () => {
+    await openList('/audit', 'alice');
+    fireEvent.change(screen.getByLabelText('记录'), { target: { value: '斑马' } });
+    // The range picker (fetched on first use, src/shims/lazy-pro-field.tsx) opens on its start input.
+    const timeField = screen.getByText('时间', { selector: 'label' }).closest('.ant-form-item') as HTMLElement;
+    const start = await waitFor(() => timeField.querySelector('input[date-range="start"]') as HTMLElement, { timeout: 10_000 });
+    await act(async () => {
+      fireEvent.mouseDown(start);
+      fireEvent.focus(start);
+      fireEvent.click(start);
+    });
+    await act(async () => {
+      fireEvent.click(await screen.findByText('近 7 天', {}, { timeout: 10_000 }));
+    });
+    await clickSearch();
+    await waitFor(() => expect(auditQueries().at(-1)?.get('record')).toBe('斑马'));
+    const from = Number(auditQueries().at(-1)?.get('from'));
+    const to = Number(auditQueries().at(-1)?.get('to'));
+    // Seven whole days in Beijing time: from a midnight there to the last millisecond of today there.
+    expect((from + 8 * 3_600_000) % 86_400_000).toBe(0);
+    expect((to + 1 + 8 * 3_600_000) % 86_400_000).toBe(0);
+    expect(to + 1 - from).toBe(7 * 86_400_000);
+    expect(to).toBeGreaterThanOrEqual(Date.now());
+    expect(to - Date.now()).toBeLessThan(86_400_000);
+  });
+
+  it('导出 downloads the audit log with the current filters', async () => {
+    await openList('/audit', 'alice');
+    fireEvent.change(screen.getByLabelText('记录'), { target: { value: 'alice' } });
+    await clickSearch();
+    await waitFor(() => expect(auditQueries().at(-1)?.get('record')).toBe('alice'));
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: /导\s*出/ }));
+    });
+    await waitFor(() => expect(net.sent.some((r) => r.url.startsWith('/api/audit/export?'))).toBe(true));
+    const url = net.sent.find((r) => r.url.startsWith('/api/audit/export?'))!.url;
+    expect(new URLSearchParams(url.split('?')[1]).get('record')).toBe('alice');
   });
 
   it('sends the object and action filters to the server', async () => {

@@ -1,14 +1,15 @@
 import type { ProColumns } from '@ant-design/pro-components';
 import { PageContainer, ProTable } from '@ant-design/pro-components';
-import { useAccess } from '@umijs/max';
+import { Link, useAccess } from '@umijs/max';
 import { Tag } from 'antd';
-import { ChangeLine } from '@/components/HistoryDrawer';
+import { useListExport } from '@/components/ExportButton';
+import HistoryButton, { EntryChanges } from '@/components/HistoryDrawer';
 import { indexColumn, searchOptions, serverPagination, tableOptions } from '@/components/listColumns';
 import { listAdmins } from '@/services/admin';
 import { listAudit } from '@/services/audit';
 import type { FilterKey } from '@/services/table';
 import type { AuditAction, AuditEntity, AuditEntry, AuditListQuery } from '../../../contract/audit';
-import { formatDate } from '@/utils/format';
+import { dayRange, dayRangePresets, formatDate, timeZoneTooltip } from '@/utils/format';
 
 // The contract's names, repeated here because the front end imports only its types; the
 // `satisfies` makes a name the contract drops or renames fail the type check.
@@ -24,6 +25,7 @@ export const ENTITY_NAMES = {
   session: '登录',
   import: '数据导入',
   setting: '安全设置',
+  audit: '操作日志',
 } satisfies Record<AuditEntity, string>;
 
 export const ACTIONS = [
@@ -49,6 +51,7 @@ export const ACTIONS = [
   '开启两步验证',
   '关闭两步验证',
   '重置两步验证',
+  '重新生成恢复码',
   '结束会话',
   '修改安全设置',
 ] satisfies AuditAction[];
@@ -60,24 +63,66 @@ async function adminOptions() {
   return (await listAdmins()).map((admin) => ({ label: admin.loginId, value: admin._id }));
 }
 
+/**
+ * Where an entry's record is shown: its edit or detail page (a comment's is its issue or book),
+ * or nothing for what has no page of its own (sign-ins, settings, exports) or may not be opened.
+ */
+export function recordPath(entry: AuditEntry, canSuperAdmin: boolean): string | null {
+  const id = encodeURIComponent(entry.entityId);
+  switch (entry.entity) {
+    case 'user':
+      return `/user/editUser/${id}`;
+    case 'book':
+      return `/book/editBook/${id}`;
+    case 'interview':
+      return `/interview/interviewList/${id}`;
+    case 'issue':
+      return `/issue/${id}`;
+    case 'comment':
+      if (!entry.parentId) return null;
+      return entry.parentEntity === 'book' ? `/book/editBook/${entry.parentId}` : `/issue/${entry.parentId}`;
+    case 'type':
+      return '/typeList';
+    case 'admin':
+      return canSuperAdmin ? '/admin/adminList' : null;
+    default:
+      return null;
+  }
+}
+
+/** 记录: a link to the record's page while it exists; once gone or in the bin, its history. */
+function RecordCell({ entry, canSuperAdmin }: { entry: AuditEntry; canSuperAdmin: boolean }) {
+  const title = entry.title || '-';
+  if (entry.recordExists === undefined) return <>{title}</>;
+  const path = entry.recordExists ? recordPath(entry, canSuperAdmin) : null;
+  if (path) return <Link to={path}>{title}</Link>;
+  return <HistoryButton entity={entry.entity} id={entry.entityId} link label={title} />;
+}
+
 /** 操作日志: who did what, newest first; a normal admin sees their own entries only. */
 export default function AuditList() {
   const access = useAccess();
+  const exporter = useListExport('audit');
 
   const columns: ProColumns<AuditEntry>[] = [
     indexColumn(),
+    // First in the search form, so that it shows while the form is folded: "what happened to this record".
+    {
+      title: '记录',
+      dataIndex: 'record' satisfies FilterKey<AuditListQuery>,
+      hideInTable: true,
+      fieldProps: { placeholder: '标题的一部分或记录 id' },
+    },
     {
       title: '时间',
+      tooltip: timeZoneTooltip(),
       key: 'at',
       dataIndex: 'at',
-      valueType: 'dateTimeRange',
+      valueType: 'dateRange',
+      fieldProps: { presets: dayRangePresets() },
       render: (_, entry) => formatDate(entry.at),
-      search: {
-        transform: ([from, to]: [string, string]) => ({
-          from: new Date(from).getTime(),
-          to: new Date(to).getTime(),
-        }),
-      },
+      // Whole days of the installation's calendar, the last included, as epoch ms.
+      search: { transform: ([first, last]: [string, string]) => dayRange(first, last) },
     },
     {
       title: '管理员',
@@ -102,13 +147,18 @@ export default function AuditList() {
       valueEnum: actionEnum,
       render: (_, entry) => <Tag>{entry.action}</Tag>,
     },
-    { title: '记录', dataIndex: 'title', search: false, ellipsis: true },
+    {
+      title: '记录',
+      dataIndex: 'title',
+      search: false,
+      ellipsis: true,
+      render: (_, entry) => <RecordCell entry={entry} canSuperAdmin={Boolean(access.canSuperAdmin)} />,
+    },
     {
       title: '变更',
       key: 'changes',
       search: false,
-      render: (_, entry) =>
-        entry.changes?.length ? entry.changes.map((change) => <ChangeLine key={change.field} change={change} />) : '-',
+      render: (_, entry) => (entry.changes?.length ? <EntryChanges entry={entry} /> : '-'),
     },
   ];
 
@@ -119,7 +169,8 @@ export default function AuditList() {
         headerTitle="操作日志"
         rowKey="_id"
         columns={columns}
-        request={listAudit}
+        request={exporter.track(listAudit)}
+        toolBarRender={() => [exporter.button]}
         pagination={serverPagination}
         search={searchOptions}
         options={tableOptions}

@@ -52,6 +52,8 @@ describe('issue list', () => {
   it('approves an issue through PATCH {issueStatus}', async () => {
     net.handle = (req) => (req.method === 'PATCH' ? { status: 200, body: envelope({ ...issue, issueStatus: true }) } : undefined);
     await openIssues();
+    // The switch says its state in words.
+    expect(within(rowOf('闭包是什么')).getByRole('switch')).toHaveTextContent('待审核');
 
     await act(async () => {
       fireEvent.click(within(rowOf('闭包是什么')).getByRole('switch'));

@@ -64,6 +64,8 @@ function issueColumns(ctx: ColumnContext): ProColumns<Issue>[] {
         <Switch
           size="small"
           aria-label={`${issue.issueTitle} 审核状态`}
+          checkedChildren="已通过"
+          unCheckedChildren="待审核"
           checked={issue.issueStatus}
           loading={ctx.isPending(issue._id)}
           onChange={(checked) => ctx.onToggle(issue, checked)}

@@ -210,6 +210,45 @@ describe('个人设置', () => {
     expect(await screen.findByText('未开启')).toBeInTheDocument();
   });
 
+  it('两步验证 on: shows the recovery codes left and regenerates them with the password or a code, the new ones once', async () => {
+    me = { ...root, twoFactorEnabled: true };
+    const fresh = Array.from({ length: 10 }, (_, i) => `new-${i}-code`);
+    let remaining = 3;
+    let answer: FakeReply = refusal(400, '当前密码不正确');
+    handle = (req) => {
+      if (req.method === 'GET' && req.url === '/api/admin/me/2fa/recovery-codes') return { status: 200, body: envelope({ remaining }) };
+      if (req.method === 'POST' && req.url === '/api/admin/me/2fa/recovery-codes') return answer;
+      return undefined;
+    };
+    await openSettings('twoFactor');
+    expect(await screen.findByText(/剩余恢复码：3 个/)).toBeInTheDocument();
+    expect(screen.getByText('（快用完了，建议重新生成）')).toBeInTheDocument();
+
+    await click(screen.getByRole('button', { name: '重新生成恢复码' }));
+    // The form beside 关闭两步验证's own 当前密码 and 动态验证码 fields.
+    const form = () => within(screen.getByRole('form', { name: '重新生成恢复码' }));
+    fireEvent.change(form().getByLabelText('当前密码'), { target: { value: 'wrong' } });
+    await click(screen.getByRole('button', { name: '生成新的恢复码' }));
+    expect(await screen.findByText('当前密码不正确')).toBeInTheDocument();
+
+    await click(form().getByLabelText('用动态验证码'));
+    fireEvent.change(form().getByLabelText('动态验证码'), { target: { value: '112233' } });
+    answer = { status: 200, body: envelope({ recoveryCodes: fresh }) };
+    remaining = 10;
+    await click(screen.getByRole('button', { name: '生成新的恢复码' }));
+    expect(await screen.findByText('已生成新的恢复码', { selector: '.ant-result-title' })).toBeInTheDocument();
+    expect(screen.getByText(/之前的恢复码已全部失效/)).toBeInTheDocument();
+    for (const code of fresh) expect(screen.getByText(code)).toBeInTheDocument();
+    expect(calls('POST', '/api/admin/me/2fa/recovery-codes').map((r) => r.body)).toEqual([
+      { currentPassword: 'wrong' },
+      { code: '112233' },
+    ]);
+
+    await click(screen.getByRole('button', { name: '我已保存' }));
+    expect(await screen.findByText(/剩余恢复码：10 个/)).toBeInTheDocument();
+    expect(screen.queryByText(fresh[0])).toBeNull();
+  });
+
   it('登录设备 lists the sessions, marks this one, ends another and all the others', async () => {
     handle = (req) => (req.method === 'DELETE' ? { status: 200, body: envelope(null) } : undefined);
     await openSettings('sessions');

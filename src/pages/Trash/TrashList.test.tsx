@@ -73,6 +73,9 @@ describe('回收站', () => {
     await openList('/trash', 'zhangsan');
     expect(within(rowOf('zhangsan')).getByText('恢复')).toBeInTheDocument();
 
+    fireEvent.click(within(rowOf('zhangsan')).getByText('彻底删除'));
+    // The confirmation says what goes with it.
+    expect(await screen.findByText('彻底删除后无法恢复，随它删除的 5 条记录也将一并删除，确定吗？')).toBeInTheDocument();
     await confirm(rowOf('zhangsan'), '彻底删除', '彻底删除');
     await screen.findByText('彻底删除成功');
     await waitFor(() => expect(screen.queryByText('zhangsan')).toBeNull());

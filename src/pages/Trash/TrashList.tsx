@@ -79,7 +79,11 @@ export default function TrashList() {
             danger
             // It cannot be undone: the keyboard lands on 取消, not on the button that does it.
             focus="cancel"
-            title="彻底删除后无法恢复，确定吗？"
+            title={
+              entry.cascaded > 0
+                ? `彻底删除后无法恢复，随它删除的 ${entry.cascaded} 条记录也将一并删除，确定吗？`
+                : '彻底删除后无法恢复，确定吗？'
+            }
             okButtonProps={{ danger: true }}
             busy={busy === entry._id}
             onConfirm={() => run(entry, purgeTrash, '彻底删除成功')}

@@ -6,6 +6,8 @@ import {
   LoginRecordPage,
   LoginRecordQuery,
   RecoveryCodes,
+  RecoveryCodesLeft,
+  RegenerateRecoveryCodesBody,
   SecuritySettings,
   SessionIdParams,
   TwoFactorDisableBody,
@@ -68,6 +70,29 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ account: AccountService 
       },
     },
     async (request) => ok(await account.enableTwoFactor(currentAdmin(request), request.body.code, clientOf(request))),
+  );
+
+  app.get(
+    '/me/2fa/recovery-codes',
+    {
+      config: { access: 'admin' },
+      schema: { tags: ['account'], summary: '剩余可用的恢复码个数', response: responses(RecoveryCodesLeft) },
+    },
+    async (request) => ok(await account.recoveryCodesLeft(currentAdmin(request))),
+  );
+
+  app.post(
+    '/me/2fa/recovery-codes',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags: ['account'],
+        summary: '重新生成 10 个恢复码（需要当前密码或动态验证码，二选一）；旧恢复码立即失效，新恢复码只显示这一次',
+        body: RegenerateRecoveryCodesBody,
+        response: responses(RecoveryCodes),
+      },
+    },
+    async (request) => ok(await account.regenerateRecoveryCodes(currentAdmin(request), request.body, clientOf(request))),
   );
 
   app.post(

@@ -5,6 +5,8 @@ import type {
   LoginRecord,
   LoginRecordQuery,
   RecoveryCodes,
+  RecoveryCodesLeft,
+  RegenerateRecoveryCodesBody,
   SecuritySettings,
   TwoFactorDisableBody,
   TwoFactorSetup,
@@ -171,6 +173,33 @@ export function createAccountService(deps: {
           tx,
         );
         await record(tx, me, AUDIT_ACTIONS.twoFactorEnable, row);
+      });
+      return { recoveryCodes };
+    },
+
+    async recoveryCodesLeft(me: AuthenticatedAdmin): Promise<RecoveryCodesLeft> {
+      return { remaining: await repo.countRecoveryCodes(me.id) };
+    },
+
+    /**
+     * Ten new recovery codes in place of the old ones (which stop working in the same
+     * transaction), shown this once; proven by the current password or a TOTP code.
+     */
+    async regenerateRecoveryCodes(me: AuthenticatedAdmin, body: RegenerateRecoveryCodesBody, client: ClientInfo): Promise<RecoveryCodes> {
+      if ((body.currentPassword === undefined) === (body.code === undefined)) throw badRequest(ACCOUNT_MESSAGES.passwordOrCode);
+      const row = await mustFind(me.id);
+      if (!row.totpSecret) throw badRequest(ACCOUNT_MESSAGES.twoFactorOff);
+      if (body.currentPassword !== undefined) await mustKnowPassword(row, body.currentPassword, client);
+      else await mustKnowCode(row, row.totpSecret, body.code!, client);
+      const keys = await auth.getKeys();
+      const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+      await db.transaction(async (tx) => {
+        await repo.replaceRecoveryCodes(
+          me.id,
+          recoveryCodes.map((c) => keys.recoveryHash(me.id, c)),
+          tx,
+        );
+        await record(tx, me, AUDIT_ACTIONS.recoveryCodesRegenerate, row, `生成了 ${RECOVERY_CODE_COUNT} 个新恢复码，旧恢复码已失效`);
       });
       return { recoveryCodes };
     },

@@ -252,6 +252,59 @@ describe('two-step sign-in', () => {
     );
   });
 
+  it('counts the recovery codes left; regenerating (password or code) shows 10 new ones once and the old stop working', async () => {
+    const { token } = await t.createAdmin('tf-regen', 2);
+    const left = async () => (await call(token, 'GET', '/api/admin/me/2fa/recovery-codes')).json().data.remaining;
+    expect(await left()).toBe(0);
+    const { secret, recoveryCodes } = await enableTwoFactor(token);
+    expect(await left()).toBe(10);
+    const signInWith = async (recoveryCode: string) => {
+      const { challenge } = (await t.login('tf-regen', passwordOf('tf-regen'))).json().data;
+      return t.inject({ method: 'POST', url: '/api/admin/login/2fa', payload: { challenge, recoveryCode } });
+    };
+    expect((await signInWith(recoveryCodes[0])).statusCode).toBe(200);
+    expect(await left()).toBe(9);
+
+    const ip = freshIp();
+    expectRefusal(await call(token, 'POST', '/api/admin/me/2fa/recovery-codes', {}, ip), 400, '请输入当前密码或动态验证码（二选一）');
+    expectRefusal(
+      await call(token, 'POST', '/api/admin/me/2fa/recovery-codes', { currentPassword: passwordOf('tf-regen'), code: '123456' }, ip),
+      400,
+      '请输入当前密码或动态验证码（二选一）',
+    );
+    expectRefusal(
+      await call(token, 'POST', '/api/admin/me/2fa/recovery-codes', { currentPassword: 'wrong-one' }, ip),
+      400,
+      '当前密码不正确',
+    );
+    expectRefusal(await call(token, 'POST', '/api/admin/me/2fa/recovery-codes', { code: '000000' }, ip), 400, '动态验证码不正确');
+    expect(await left()).toBe(9);
+
+    const byPassword = await call(token, 'POST', '/api/admin/me/2fa/recovery-codes', { currentPassword: passwordOf('tf-regen') }, ip);
+    expect(byPassword.statusCode).toBe(200);
+    const fresh: string[] = byPassword.json().data.recoveryCodes;
+    expect(fresh).toHaveLength(10);
+    expect(fresh.filter((code) => recoveryCodes.includes(code))).toEqual([]);
+    expect(await left()).toBe(10);
+    // The old codes stop working; the new ones work.
+    expectRefusal(await signInWith(recoveryCodes[1]), 400, '恢复码不正确');
+    expect((await signInWith(fresh[0])).statusCode).toBe(200);
+
+    const byCode = await call(token, 'POST', '/api/admin/me/2fa/recovery-codes', { code: nextCode(secret) }, ip);
+    expect(byCode.statusCode).toBe(200);
+    expectRefusal(await signInWith(fresh[1]), 400, '恢复码不正确');
+    expect(await left()).toBe(10);
+  });
+
+  it('regenerating recovery codes needs two-step sign-in to be on', async () => {
+    const { token } = await t.createAdmin('tf-regen-off', 2);
+    expectRefusal(
+      await call(token, 'POST', '/api/admin/me/2fa/recovery-codes', { currentPassword: passwordOf('tf-regen-off') }),
+      400,
+      '两步验证没有开启',
+    );
+  });
+
   it('a super admin resets another admin’s two-step sign-in, which ends that admin’s sessions', async () => {
     const { id, token } = await t.createAdmin('tf-reset', 2);
     await enableTwoFactor(token);

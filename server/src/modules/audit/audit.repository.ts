@@ -1,8 +1,9 @@
-import { and, count, eq, getTableColumns, gte, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, getTableColumns, gte, ilike, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { Page } from '../../../../contract/paging';
 import type { Db } from '../../db/client';
-import { nearestEndPage, newestFirst, paginate } from '../../db/list';
-import { auditLog } from '../../db/schema';
+import { gramIsMatch, nearestEndPage, newestFirst, paginate } from '../../db/list';
+import { admins, auditLog, books, comments, interviews, issues, types, users } from '../../db/schema';
+import { likePattern } from '../../lib/filters';
 import type { PageRequest } from '../../lib/paging';
 
 export type AuditRow = typeof auditLog.$inferSelect;
@@ -14,8 +15,46 @@ export interface AuditFilter {
   action?: string;
   from?: number;
   to?: number;
+  /** A record: its id exactly (any entity), or a substring of its title. */
+  record?: string;
 }
 
+/** Names of the records an entry refers to, by id, per table (lookup). */
+export interface RecordNames {
+  admin: Map<string, string>;
+  user: Map<string, string>;
+  book: Map<string, string>;
+  interview: Map<string, string>;
+  issue: Map<string, string>;
+  type: Map<string, string>;
+  /** A live comment's parent: its issue or book. */
+  comment: Map<string, { parentId: string; parentEntity: 'issue' | 'book' }>;
+}
+export type NamedTable = keyof RecordNames;
+
+const ID = /^[0-9a-f]{24}$/;
+
+/**
+ * The filters as one condition, each served by an index that leads with it: admin, entity,
+ * action and a record's id by their (…, at, id) indexes, a title by its search_grams index, a time
+ * range alone by the date index.
+ */
+function whereOf(filter: AuditFilter): SQL | undefined {
+  const conditions: SQL[] = [];
+  if (filter.adminId) conditions.push(eq(auditLog.adminId, filter.adminId));
+  if (filter.entity) conditions.push(eq(auditLog.entity, filter.entity));
+  if (filter.action) conditions.push(eq(auditLog.action, filter.action));
+  if (filter.from !== undefined) conditions.push(gte(auditLog.at, filter.from));
+  if (filter.to !== undefined) conditions.push(lte(auditLog.at, filter.to));
+  const record = filter.record?.trim();
+  if (record && ID.test(record.toLowerCase())) conditions.push(eq(auditLog.entityId, record.toLowerCase()));
+  else if (record) {
+    conditions.push(sql`search_grams(${auditLog.title}) @> search_term_grams(${record})`);
+    // A term of up to three characters is its own gram: the index's match is the answer.
+    if (!gramIsMatch(record)) conditions.push(ilike(auditLog.title, likePattern(record)));
+  }
+  return and(...conditions);
+}
 /** How many entries one retention statement removes: short statements, short row locks. */
 export const PURGE_BATCH = 1000;
 
@@ -36,13 +75,7 @@ export function createAuditRepository(db: Db) {
      * (nearestEndPage).
      */
     list(filter: AuditFilter, page: PageRequest): Promise<Page<AuditRow>> {
-      const conditions: SQL[] = [];
-      if (filter.adminId) conditions.push(eq(auditLog.adminId, filter.adminId));
-      if (filter.entity) conditions.push(eq(auditLog.entity, filter.entity));
-      if (filter.action) conditions.push(eq(auditLog.action, filter.action));
-      if (filter.from !== undefined) conditions.push(gte(auditLog.at, filter.from));
-      if (filter.to !== undefined) conditions.push(lte(auditLog.at, filter.to));
-      const where = and(...conditions);
+      const where = whereOf(filter);
       return paginate<AuditRow>(page, {
         rows: (limit, offset) => {
           const { pageIds, total } = nearestEndPage({ table: auditLog, where, date: auditLog.at, id: auditLog.id, limit, offset });
@@ -57,6 +90,95 @@ export function createAuditRepository(db: Db) {
           return Number(n);
         },
       });
+    },
+
+    /**
+     * Every entry the filters let through, newest first, in batches read by keyset on (at, id):
+     * one short statement each, so an export's memory stays flat and a client that goes away
+     * stops the reading.
+     */
+    async *scan(filter: AuditFilter, batchSize = 1000): AsyncGenerator<AuditRow[]> {
+      const where = whereOf(filter);
+      let after: { at: number; id: number } | null = null;
+      for (;;) {
+        const rows: AuditRow[] = await db
+          .select()
+          .from(auditLog)
+          .where(and(where, after ? sql`(${auditLog.at}, ${auditLog.id}) < (${after.at}, ${after.id})` : undefined))
+          .orderBy(...NEWEST_FIRST)
+          .limit(batchSize);
+        if (rows.length) yield rows;
+        if (rows.length < batchSize) return;
+        const last = rows[rows.length - 1];
+        after = { at: last.at, id: last.id };
+      }
+    },
+
+    /**
+     * The names of the records entries refer to (their own records and the ids in their
+     * changes), one query per table by primary key; a record not found is gone or in the bin.
+     */
+    async lookup(ids: { [K in NamedTable]?: Set<string> }): Promise<RecordNames> {
+      const names: RecordNames = {
+        admin: new Map(),
+        user: new Map(),
+        book: new Map(),
+        interview: new Map(),
+        issue: new Map(),
+        type: new Map(),
+        comment: new Map(),
+      };
+      const of = (table: NamedTable) => [...(ids[table] ?? [])];
+      const jobs: Array<Promise<void>> = [];
+      const load = <R>(table: NamedTable, read: (list: string[]) => Promise<R[]>, put: (row: R) => void) => {
+        const list = of(table);
+        if (list.length) jobs.push(read(list).then((rows) => rows.forEach(put)));
+      };
+      load(
+        'admin',
+        (list) => db.select({ id: admins.id, loginId: admins.loginId }).from(admins).where(inArray(admins.id, list)),
+        (row) => names.admin.set(row.id, row.loginId),
+      );
+      load(
+        'user',
+        (list) => db.select({ id: users.id, loginId: users.loginId, nickname: users.nickname }).from(users).where(inArray(users.id, list)),
+        (row) => names.user.set(row.id, row.nickname && row.nickname !== row.loginId ? `${row.nickname}（${row.loginId}）` : row.loginId),
+      );
+      load(
+        'book',
+        (list) => db.select({ id: books.id, title: books.bookTitle }).from(books).where(inArray(books.id, list)),
+        (row) => names.book.set(row.id, row.title),
+      );
+      load(
+        'interview',
+        (list) => db.select({ id: interviews.id, title: interviews.interviewTitle }).from(interviews).where(inArray(interviews.id, list)),
+        (row) => names.interview.set(row.id, row.title),
+      );
+      load(
+        'issue',
+        (list) => db.select({ id: issues.id, title: issues.issueTitle }).from(issues).where(inArray(issues.id, list)),
+        (row) => names.issue.set(row.id, row.title),
+      );
+      load(
+        'type',
+        (list) => db.select({ id: types.id, name: types.typeName }).from(types).where(inArray(types.id, list)),
+        (row) => names.type.set(row.id, row.name),
+      );
+      load(
+        'comment',
+        (list) =>
+          db
+            .select({ id: comments.id, issueId: comments.issueId, bookId: comments.bookId })
+            .from(comments)
+            .where(inArray(comments.id, list)),
+        (row) =>
+          names.comment.set(
+            row.id,
+            row.issueId ? { parentId: row.issueId, parentEntity: 'issue' } : { parentId: row.bookId!, parentEntity: 'book' },
+          ),
+      );
+      await Promise.all(jobs);
+      return names;
     },
 
     /** One record's history, newest first (audit_log_record_idx). */

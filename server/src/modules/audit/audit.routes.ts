@@ -38,7 +38,7 @@ export const auditRoutes: FastifyPluginAsyncTypebox<{ audit: AuditService }> = a
     {
       config: { access: 'admin' },
       schema: {
-        summary: '恢复此版本：把一条修改记录里的字段改回修改前的值（需要原修改所需的权限），返回该记录的历史',
+        summary: '撤销此修改：把一条修改记录里的字段改回修改前的值（需要原修改所需的权限），返回该记录的历史',
         params: AuditIdParams,
         response: responses(Type.Array(AuditEntry)),
       },

@@ -6,13 +6,13 @@ import {
   type AuditChange,
   type AuditEntity,
   type AuditEntry,
+  type AuditExportQuery,
   type AuditListQuery,
 } from '../../../../contract/audit';
 import type { Page } from '../../../../contract/paging';
 import { badRequest, forbidden, notFound } from '../../lib/errors';
-import { mapPage } from '../../lib/paging';
 import type { Actor, RevertGuard } from './audit';
-import type { AuditRepository, AuditRow } from './audit.repository';
+import type { AuditFilter, AuditRepository, AuditRow, NamedTable, RecordNames } from './audit.repository';
 
 /**
  * Puts fields of one record back through that record's own update: the same permission checks,
@@ -31,8 +31,38 @@ function restorable(row: AuditRow): AuditChange[] {
   return changesOf(row).filter((change) => 'before' in change && 'after' in change);
 }
 
-function toEntry(row: AuditRow): AuditEntry {
-  return {
+/** The fields of a change whose value is an id, and the table that names it. */
+const REFERENCE_FIELDS: Record<string, NamedTable> = { typeId: 'type', userId: 'user', adminId: 'admin', issueId: 'issue', bookId: 'book' };
+
+/** Entities that are records with a page of their own (the rest: sign-ins, settings, uploads, imports). */
+const RECORD_ENTITIES: ReadonlySet<string> = new Set(['admin', 'user', 'book', 'interview', 'issue', 'comment', 'type']);
+
+const isRecordEntry = (row: AuditRow) => RECORD_ENTITIES.has(row.entity) && row.action !== AUDIT_ACTIONS.export;
+
+/** The ids a page of entries refers to, per table: their records and the ids in their changes. */
+function referencedIds(rows: readonly AuditRow[]): { [K in NamedTable]?: Set<string> } {
+  const ids: { [K in NamedTable]?: Set<string> } = {};
+  const add = (table: NamedTable, id: unknown) => {
+    if (typeof id !== 'string' || !id) return;
+    const set = ids[table] ?? new Set<string>();
+    ids[table] = set.add(id);
+  };
+  for (const row of rows) {
+    if (isRecordEntry(row)) add(row.entity as NamedTable, row.entityId);
+    for (const change of changesOf(row)) {
+      const table = REFERENCE_FIELDS[change.field];
+      if (table) {
+        add(table, change.before);
+        add(table, change.after);
+      }
+    }
+  }
+  return ids;
+}
+
+function toEntry(row: AuditRow, names?: RecordNames): AuditEntry {
+  const changes = row.changes === null ? null : changesOf(row).map((change) => named(change, names));
+  const entry: AuditEntry = {
     _id: String(row.id),
     at: row.at,
     adminId: row.adminId,
@@ -41,26 +71,61 @@ function toEntry(row: AuditRow): AuditEntry {
     entity: row.entity as AuditEntity,
     entityId: row.entityId,
     title: row.title,
-    changes: row.changes === null ? null : changesOf(row),
+    changes,
     revertible: REVERTIBLE_ACTIONS.includes(row.action as AuditAction) && restorable(row).length > 0,
   };
+  if (names && isRecordEntry(row)) {
+    const table = row.entity as NamedTable;
+    entry.recordExists = names[table].has(row.entityId);
+    const parent = table === 'comment' ? names.comment.get(row.entityId) : undefined;
+    if (parent) Object.assign(entry, parent);
+  }
+  return entry;
+}
+
+/** A change with the names of the ids it holds, where they are still known. */
+function named(change: AuditChange, names: RecordNames | undefined): AuditChange {
+  const table = REFERENCE_FIELDS[change.field];
+  if (!names || !table || table === 'comment') return change;
+  const map = names[table] as Map<string, string>;
+  const out = { ...change };
+  if (typeof change.before === 'string' && map.has(change.before)) out.beforeName = map.get(change.before);
+  if (typeof change.after === 'string' && map.has(change.after)) out.afterName = map.get(change.after);
+  return out;
+}
+
+/** Entries as answered: with the names of what they refer to, looked up once for them all. */
+export async function entriesOf(repo: AuditRepository, rows: AuditRow[]): Promise<AuditEntry[]> {
+  if (!rows.length) return [];
+  const names = await repo.lookup(referencedIds(rows));
+  return rows.map((row) => toEntry(row, names));
 }
 
 export type AuditService = ReturnType<typeof createAuditService>;
+
+/** A super admin sees everyone's entries; a normal admin only their own (another adminId is a 403). */
+function filterFor(actor: Actor, query: AuditExportQuery): AuditFilter {
+  const { adminId, entity, action, from, to, record } = query;
+  if (actor.permission !== SUPER && adminId && adminId !== actor.id) throw forbidden();
+  const own = actor.permission === SUPER ? adminId || undefined : actor.id;
+  return { adminId: own, entity: entity || undefined, action: action || undefined, from, to, record: record || undefined };
+}
 
 export function createAuditService(deps: { repo: AuditRepository; reverters: Partial<Record<AuditEntity, Reverter>> }) {
   const { repo, reverters } = deps;
 
   return {
     /** A super admin sees everyone's entries; a normal admin only their own. */
-    async list(actor: Actor, { current, pageSize, adminId, entity, action, from, to }: AuditListQuery): Promise<Page<AuditEntry>> {
-      if (actor.permission !== SUPER && adminId && adminId !== actor.id) throw forbidden();
-      const own = actor.permission === SUPER ? adminId || undefined : actor.id;
-      return mapPage(
-        await repo.list({ adminId: own, entity: entity || undefined, action: action || undefined, from, to }, { current, pageSize }),
-        toEntry,
-      );
+    async list(actor: Actor, query: AuditListQuery): Promise<Page<AuditEntry>> {
+      const page = await repo.list(filterFor(actor, query), { current: query.current, pageSize: query.pageSize });
+      return { ...page, data: await entriesOf(repo, page.data) };
     },
+
+    /** The filters an admin may use: a normal admin's are always narrowed to their own entries. */
+    filterFor,
+
+    /** Entries with the names of what they refer to (for the export's rows too). */
+    entries: (rows: AuditRow[]) => entriesOf(repo, rows),
 
     /**
      * One record's history, by everyone who wrote it: a record any admin may edit shows who did
@@ -68,7 +133,7 @@ export function createAuditService(deps: { repo: AuditRepository; reverters: Par
      */
     async history(actor: Actor, entity: AuditEntity, id: string): Promise<AuditEntry[]> {
       if ((entity === 'admin' || entity === 'session') && actor.permission !== SUPER && id !== actor.id) throw forbidden();
-      return (await repo.history(entity, id)).map(toEntry);
+      return entriesOf(repo, await repo.history(entity, id));
     },
 
     async revert(actor: Actor, auditId: number): Promise<AuditEntry[]> {
@@ -82,7 +147,7 @@ export function createAuditService(deps: { repo: AuditRepository; reverters: Par
         action: AUDIT_ACTIONS.revert,
         expect: Object.fromEntries(fields.map((change) => [change.field, change.after])),
       });
-      return (await repo.history(row.entity, row.entityId)).map(toEntry);
+      return entriesOf(repo, await repo.history(row.entity, row.entityId));
     },
   };
 }

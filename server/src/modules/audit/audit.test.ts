@@ -157,6 +157,21 @@ const CASES: Record<string, () => Promise<{ entries?: number; expected: Expected
     );
     return { entries: 5, expected: { action: '关闭两步验证', entity: 'admin', entityId: id, adminId: id, changes: null } };
   },
+  'POST /api/admin/me/2fa/recovery-codes': async () => {
+    const { id, token, password } = await t.createAdmin('audit-2fa-regen', 2);
+    await enableTwoFactor(token);
+    expect((await call('POST', '/api/admin/me/2fa/recovery-codes', { currentPassword: password }, token)).statusCode).toBe(200);
+    return {
+      entries: 5,
+      expected: {
+        action: '重新生成恢复码',
+        entity: 'admin',
+        entityId: id,
+        adminId: id,
+        changes: [{ field: 'twoFactor', note: '生成了 10 个新恢复码，旧恢复码已失效' }],
+      },
+    };
+  },
   'DELETE /api/admin/:id/2fa': async () => {
     const { id, token } = await t.createAdmin('audit-2fa-reset', 2);
     await enableTwoFactor(token);
@@ -557,6 +572,19 @@ const EXPORT_CASES: Record<string, () => Promise<{ query: string; rows: number; 
   },
 };
 
+EXPORT_CASES['GET /api/audit/export'] = async () => ({
+  query: `record=${encodeURIComponent('没有这样的记录')}`,
+  rows: 0,
+  expected: {
+    entity: 'audit',
+    title: '操作日志（0 行）',
+    changes: [
+      { field: 'record', after: '没有这样的记录' },
+      { field: 'rows', after: 0 },
+    ],
+  },
+});
+
 describe('every export is in the audit log', () => {
   it('every export route has a case', () => {
     const exports = t.app.routeCatalog.filter((route) => route.method === 'GET' && route.url.endsWith('/export')).map(routeKey);
@@ -692,7 +720,16 @@ describe('GET /api/audit', () => {
       from generate_series(1, 20000) g`);
     await t.database.db.execute(sql`analyze audit_log`);
     const plans: string[] = [];
-    for (const where of [sql`true`, sql`admin_id = ${rootId}`, sql`entity = 'book'`, sql`action = '删除'`, sql`at >= 5 and at <= 10`]) {
+    for (const where of [
+      sql`true`,
+      sql`admin_id = ${rootId}`,
+      sql`entity = 'book'`,
+      sql`action = '删除'`,
+      sql`at >= 5 and at <= 10`,
+      // The 记录 filter: an id whatever the entity, a title's substring through its grams.
+      sql`entity_id = ${UNKNOWN_ID}`,
+      sql`search_grams(title) @> search_term_grams('审计') and title ilike '%审计%'`,
+    ]) {
       const rows = await t.database.db.execute(
         sql`explain select * from audit_log where ${where} order by at desc nulls last, id desc nulls last limit 10`,
       );
@@ -704,6 +741,95 @@ describe('GET /api/audit', () => {
     plans.push(JSON.stringify(rows));
     for (const plan of plans) expect(plan).not.toContain('Seq Scan');
     await t.database.db.execute(sql`delete from audit_log where admin_login_id = 'x'`);
+  });
+});
+
+describe('what happened to this record', () => {
+  it('filters by record: its id exactly (any entity) or a substring of its title, in any case', async () => {
+    const userId = await fixtures().user({ loginId: 'audit-record-Zebra', nickname: '斑马' });
+    await call('PATCH', `/api/user/${userId}`, { nickname: '斑马二号' });
+    await call('PATCH', `/api/user/${userId}`, { points: 7 });
+    const bookId = await fixtures().book(typeId, { bookTitle: 'Zebra 之书' });
+    await call('PATCH', `/api/book/${bookId}`, { bookTitle: 'Zebra 之书（二）' });
+
+    const byId = (await call('GET', `/api/audit?record=${userId}`)).json().data;
+    expect(byId.count).toBe(2);
+    expect(byId.data.every((e: AuditEntry) => e.entityId === userId && e.entity === 'user')).toBe(true);
+    // Upper-case hex is the same id.
+    expect((await call('GET', `/api/audit?record=${userId.toUpperCase()}`)).json().data.count).toBe(2);
+
+    const byTitle = (await call('GET', `/api/audit?record=zebra&pageSize=50`)).json().data;
+    expect(byTitle.data.map((e: AuditEntry) => e.entityId).sort()).toEqual([bookId, userId, userId].sort());
+    // One Chinese character is a search too; `%` is taken literally.
+    expect((await call('GET', `/api/audit?record=${encodeURIComponent('二')}&entity=book`)).json().data.data).toHaveLength(1);
+    expect((await call('GET', `/api/audit?record=${encodeURIComponent('%')}`)).json().data.count).toBe(0);
+    // Combined with the other filters, and a normal admin's own entries only.
+    expect((await call('GET', `/api/audit?record=zebra&entity=book`)).json().data.count).toBe(1);
+    expect((await call('GET', `/api/audit?record=zebra`, undefined, normal.token)).json().data.count).toBe(0);
+    expect((await call('GET', `/api/audit?record=${'x'.repeat(121)}`)).statusCode).toBe(400);
+  });
+
+  it('names what an entry refers to: a type by its name, a user by nickname and account; says whether the record is still there', async () => {
+    const other = await fixtures().type('审计-另一分类');
+    const bookId = await fixtures().book(typeId, { bookTitle: '换分类的书' });
+    expect((await call('PATCH', `/api/book/${bookId}`, { typeId: other })).statusCode).toBe(200);
+    const [changed] = await history('book', bookId);
+    expect(changed.changes).toEqual([
+      { field: 'typeId', before: typeId, after: other, beforeName: 'audit-type', afterName: '审计-另一分类' },
+    ]);
+    expect(changed.recordExists).toBe(true);
+
+    const userId = await fixtures().user({ loginId: 'audit-asker', nickname: '提问的人' });
+    const issueId = await fixtures().issue(userId, typeId, { issueTitle: '审计问答' });
+    const comment = await call('POST', '/api/comment', { userId, commentType: 1, issueId, commentContent: '<p>审计评论</p>' });
+    expect(comment.statusCode).toBe(201);
+    const commentId = comment.json().data._id;
+    const [created] = await history('comment', commentId);
+    expect(created).toMatchObject({ recordExists: true, parentId: issueId, parentEntity: 'issue' });
+
+    expect((await call('DELETE', `/api/book/${bookId}`)).statusCode).toBe(200);
+    const afterDelete = await history('book', bookId);
+    expect(afterDelete.every((e) => e.recordExists === false)).toBe(true);
+    // Sign-ins and exports are no records: they say nothing about one.
+    const [login] = (await call('GET', `/api/audit?action=${encodeURIComponent('登录')}&pageSize=1`)).json().data.data;
+    expect(login.recordExists).toBeUndefined();
+  });
+
+  it('GET /api/audit/export: the filtered entries as CSV, changes in Chinese with names, a normal admin their own', async () => {
+    const bookId = await fixtures().book(typeId, { bookTitle: '导出日志之书' });
+    const other = await fixtures().type('导出日志分类');
+    await call('PATCH', `/api/book/${bookId}`, { typeId: other, bookTitle: '=导出日志之书' });
+    const response = await call('GET', `/api/audit/export?record=${bookId}`);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(response.headers['content-disposition']).toContain(encodeURIComponent('操作日志-'));
+    const lines = response.body.slice(1).trim().split('\r\n');
+    expect(lines[0]).toBe('时间,管理员,对象,操作,记录,记录 ID,变更');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},root,书籍,修改,'=导出日志之书,[0-9a-f]{24},/);
+    expect(lines[1]).toContain('分类：audit-type → 导出日志分类');
+    expect(lines[1]).toContain('书籍标题：导出日志之书 → =导出日志之书');
+    expect(lines[1]).not.toContain('typeId');
+
+    // The export's own entry reads as a sentence, with the filter's name.
+    await call('GET', `/api/book/export?typeId=${other}`);
+    const [exported] = await latest();
+    expect(exported.changes).toEqual([
+      { field: 'typeId', after: other, afterName: '导出日志分类' },
+      { field: 'rows', after: 1 },
+    ]);
+
+    const mine = await call('GET', '/api/audit/export', undefined, normal.token);
+    expect(mine.statusCode).toBe(200);
+    const admins = mine.body
+      .slice(1)
+      .trim()
+      .split('\r\n')
+      .slice(1)
+      .map((line) => line.split(',')[1]);
+    expect(admins.length).toBeGreaterThan(0);
+    expect(new Set(admins)).toEqual(new Set(['audit-normal']));
+    expect((await call('GET', `/api/audit/export?adminId=${rootId}`, undefined, normal.token)).statusCode).toBe(403);
   });
 });
 
@@ -737,7 +863,7 @@ describe('POST /api/audit/:auditId/revert', () => {
     const before = await entryCount();
     const response = await call('POST', `/api/audit/${entry._id}/revert`);
     expect(response.statusCode).toBe(409);
-    expect(response.json().msg).toBe('该记录此后又被修改过，无法恢复（nickname）');
+    expect(response.json().msg).toBe('该记录此后又被修改过，无法恢复（昵称）');
     expect((await call('GET', `/api/user/${id}`)).json().data.nickname).toBe('三');
     expect(await entryCount()).toBe(before);
     // A change to another field since does not stand in the way.

@@ -1,6 +1,7 @@
 import { eq, inArray } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { AUDIT_MESSAGES, BATCH_MESSAGES, type AuditAction, type AuditChange, type AuditEntity } from '../../../../contract/audit';
+import { fieldLabel } from '../../../../contract/labels';
 import type { Db } from '../../db/client';
 import { auditLog } from '../../db/schema';
 import { badRequest, conflict } from '../../lib/errors';
@@ -109,7 +110,7 @@ export function checkGuard(current: Record<string, unknown>, guard: RevertGuard 
   if (!guard) return;
   const changed = Object.entries(guard.expect)
     .filter(([field, value]) => !sameValue(current[field], value))
-    .map(([field]) => field);
+    .map(([field]) => fieldLabel(field));
   if (changed.length) throw conflict(`${AUDIT_MESSAGES.changedSince}（${changed.join('、')}）`);
 }
 

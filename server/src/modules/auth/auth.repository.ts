@@ -242,6 +242,15 @@ export function createAuthRepository(db: Db) {
       return rows.length > 0;
     },
 
+    /** How many unused recovery codes the admin has (admin_recovery_codes_admin_id_idx). */
+    async countRecoveryCodes(adminId: string): Promise<number> {
+      const [row] = await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(adminRecoveryCodes)
+        .where(eq(adminRecoveryCodes.adminId, adminId));
+      return Number(row.n);
+    },
+
     async replaceRecoveryCodes(adminId: string, codeHashes: string[], executor: Db = db) {
       await executor.delete(adminRecoveryCodes).where(eq(adminRecoveryCodes.adminId, adminId));
       if (codeHashes.length) await executor.insert(adminRecoveryCodes).values(codeHashes.map((codeHash) => ({ adminId, codeHash })));

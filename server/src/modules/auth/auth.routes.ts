@@ -45,7 +45,7 @@ export const captchaRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = a
 };
 
 /** Sign-in calls under /api/admin. */
-export const sessionRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = async (app, { auth }) => {
+export const sessionRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService; timeZone: string }> = async (app, { auth, timeZone }) => {
   // The sign-in reads the captcha's cookie; whoami and the rest never need one parsed.
   await app.register(async (signIn) => {
     await signIn.register(cookie);
@@ -86,7 +86,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = a
     },
     async (request) => {
       const { id, loginId, nickname, avatar, permission, twoFactorEnabled, mustSetUp2fa } = currentAdmin(request);
-      return ok({ _id: id, loginId, nickname, avatar, permission: permission as 1 | 2, twoFactorEnabled, mustSetUp2fa });
+      return ok({ _id: id, loginId, nickname, avatar, permission: permission as 1 | 2, twoFactorEnabled, mustSetUp2fa, timeZone });
     },
   );
 

@@ -8,7 +8,7 @@ import type { LoginAnswer, LoginBody, LoginResult } from '../../../../contract/a
 import { AUDIT_ACTIONS } from '../../../../contract/audit';
 import type { Db } from '../../db/client';
 import { canonicalLoginId } from '../../lib/account-names';
-import { AppError, badRequest, forbidden, unauthorized } from '../../lib/errors';
+import { AppError, badRequest, forbidden, sessionEnded, unauthorized } from '../../lib/errors';
 import { hashPassword, verifyAgainstNothing, verifyLegacyMd5, verifyPassword } from '../../lib/passwords';
 import type { Audit } from '../audit/audit';
 import type { AdminRepository, AdminRow } from '../admin/admin.repository';
@@ -155,8 +155,14 @@ export function createAuthService(deps: {
   type SessionAdmin = Awaited<ReturnType<AuthRepository['findSessionAdmin']>>;
 
   /** The admin of a live session (authenticate), with its "last seen" written if it is due. */
-  function admitted(admin: SessionAdmin, claims: TokenClaims, at: number): AuthenticatedAdmin | Promise<AuthenticatedAdmin> {
-    if (!admin?.enabled) throw unauthorized();
+  function admitted(
+    admin: SessionAdmin,
+    claims: TokenClaims & { expiresAt: number },
+    at: number,
+  ): AuthenticatedAdmin | Promise<AuthenticatedAdmin> {
+    // A session lives exactly as long as its token: one not found before the token's own end,
+    // or whose admin is disabled or gone, was ended on the server, not run out.
+    if (!admin?.enabled) throw at < claims.expiresAt ? sessionEnded() : unauthorized();
     const authenticated: AuthenticatedAdmin = {
       id: admin.id,
       loginId: admin.loginId,

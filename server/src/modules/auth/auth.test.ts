@@ -212,6 +212,7 @@ describe('GET /api/admin/whoami', () => {
       permission: 1,
       twoFactorEnabled: false,
       mustSetUp2fa: false,
+      timeZone: 'Asia/Shanghai',
     });
   });
 
@@ -226,7 +227,7 @@ describe('GET /api/admin/whoami', () => {
       headers: authorization ? { authorization } : {},
     });
     expect(response.statusCode).toBe(401);
-    expect(response.json()).toEqual({ success: false, code: 401, msg: '登录过期，请重新登录', data: null });
+    expect(response.json()).toEqual({ success: false, code: 401, msg: '登录过期，请重新登录', errorCode: 'SESSION_EXPIRED', data: null });
   });
 });
 
@@ -274,7 +275,18 @@ describe('token revocation', () => {
     const { id, token } = await t.createAdmin(loginId, permission);
     expect((await whoami(token)).statusCode).toBe(200);
     expect((await change(id)).statusCode).toBe(200);
-    expect((await whoami(token)).statusCode).toBe(401);
+    const refused = await whoami(token);
+    expect(refused.statusCode).toBe(401);
+    // Ended on the server while the token was good: said in errorCode, the msg as old clients know it.
+    expect(refused.json()).toEqual({ success: false, code: 401, msg: '登录过期，请重新登录', errorCode: 'SESSION_ENDED', data: null });
+  });
+
+  it('a session another admin ended says SESSION_ENDED', async () => {
+    const { id, token } = await t.createAdmin('rev-ended', 2);
+    expect((await whoami(token)).statusCode).toBe(200);
+    const ended = await t.inject({ method: 'DELETE', url: `/api/admin/${id}/sessions`, headers: bearer(await t.rootToken()) });
+    expect(ended.statusCode).toBe(200);
+    expect((await whoami(token)).json().errorCode).toBe('SESSION_ENDED');
   });
 
   it('a nickname change leaves the token alive', async () => {
@@ -288,7 +300,9 @@ describe('token revocation', () => {
     t.clock.advance(DAY + 1000);
     try {
       // The session row has expired even though the JWT library checks the real clock.
-      expect((await whoami(token)).statusCode).toBe(401);
+      const refused = await whoami(token);
+      expect(refused.statusCode).toBe(401);
+      expect(refused.json().errorCode).toBe('SESSION_EXPIRED');
     } finally {
       t.clock.advance(-(DAY + 1000));
     }

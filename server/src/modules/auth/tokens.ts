@@ -22,13 +22,13 @@ export function createTokens(secret: string) {
   // microseconds. A remembered token is refused once it has expired, as the verifier would; a
   // token that fails is not remembered, so every forged one pays for its check.
   // Expiry is checked on the wall clock, as the verifier checks it; the cache only bounds the count.
-  const verified = new LRUCache<string, { claims: TokenClaims; expiresAt: number }>({ max: REMEMBERED_TOKENS });
+  const verified = new LRUCache<string, { claims: TokenClaims & { expiresAt: number }; expiresAt: number }>({ max: REMEMBERED_TOKENS });
   return {
     sign(claims: TokenClaims, lifetimeMs: number): string {
       return createSigner({ key: secret, algorithm: ALGORITHM, expiresIn: lifetimeMs })({ ...claims });
     },
-    /** The claims of a well-signed, unexpired token, or null. */
-    verify(token: string): TokenClaims | null {
+    /** The claims of a well-signed, unexpired token and when it expires (epoch ms), or null. */
+    verify(token: string): (TokenClaims & { expiresAt: number }) | null {
       const known = verified.get(token);
       if (known) {
         if (Date.now() < known.expiresAt) return known.claims;
@@ -41,8 +41,8 @@ export function createTokens(secret: string) {
         return null;
       }
       if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string' || typeof payload.exp !== 'number') return null;
-      const claims = { sub: payload.sub, sid: payload.sid };
-      verified.set(token, { claims, expiresAt: payload.exp * 1000 });
+      const claims = { sub: payload.sub, sid: payload.sid, expiresAt: payload.exp * 1000 };
+      verified.set(token, { claims, expiresAt: claims.expiresAt });
       return claims;
     },
   };

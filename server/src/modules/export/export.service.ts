@@ -6,12 +6,16 @@ import type {
   IssueExportQuery,
   UserExportQuery,
 } from '../../../../contract/export';
+import { AUDIT_ENTITIES, type AuditExportQuery, type AuditEntry } from '../../../../contract/audit';
+import { changeLines } from '../../../../contract/labels';
 import type { CsvColumn, CsvExport } from '../../lib/csv';
-import { csvDate } from '../../lib/csv';
+import { zonedDate } from '../../lib/csv';
 import type { Db } from '../../db/client';
 import { booleanFilter } from '../../lib/filters';
 import { newId } from '../../lib/ids';
 import type { Actor, Audit } from '../audit/audit';
+import type { AuditRepository } from '../audit/audit.repository';
+import type { AuditService } from '../audit/audit.service';
 import type { BookRepository, BookRow } from '../book/book.repository';
 import type { CommentListRow, CommentRepository } from '../comment/comment.repository';
 import type { InterviewRepository, InterviewRow } from '../interview/interview.repository';
@@ -41,15 +45,20 @@ export function createExportService(deps: {
   audit: Audit;
   onAuditError: (error: unknown) => void;
   now?: () => number;
+  /** The installation's time zone (TIME_ZONE): every date of every CSV is in it. */
+  timeZone: string;
   users: UserRepository;
   books: BookRepository;
   interviews: InterviewRepository;
   issues: IssueRepository;
   comments: CommentRepository;
   types: TypeRepository;
+  auditRepo: AuditRepository;
+  auditLog: AuditService;
 }) {
   const { db, audit, users, books, interviews, issues, comments, types } = deps;
   const now = deps.now ?? Date.now;
+  const csvDate = (ms: number | null | undefined) => zonedDate(ms, deps.timeZone);
 
   /**
    * The export's one audit entry (导出): who exported which list, with which filters, and how many
@@ -94,7 +103,28 @@ export function createExportService(deps: {
     return (id) => names.get(id) ?? '';
   }
 
+  /** The batches of a scan, each with the names of what its entries refer to. */
+  async function* namedEntries(batches: AsyncIterable<Parameters<AuditService['entries']>[0]>): AsyncGenerator<AuditEntry[]> {
+    for await (const rows of batches) yield await deps.auditLog.entries(rows);
+  }
+
   return {
+    /** 操作日志: the entries the list's filters let through (a normal admin's own only), changes in words. */
+    audit(actor: Actor, query: AuditExportQuery): CsvExport<AuditEntry> {
+      const filter = deps.auditLog.filterFor(actor, query);
+      const text = { date: csvDate, html: htmlToText };
+      const columns: Array<CsvColumn<AuditEntry>> = [
+        { header: '时间', value: (r) => csvDate(r.at) },
+        { header: '管理员', value: (r) => r.adminLoginId },
+        { header: '对象', value: (r) => AUDIT_ENTITIES[r.entity] },
+        { header: '操作', value: (r) => r.action },
+        { header: '记录', value: (r) => r.title },
+        { header: '记录 ID', value: (r) => r.entityId },
+        { header: '变更', value: (r) => changeLines(r.action, r.changes, text).join('；') },
+      ];
+      return audited(actor, 'audit', query, { name: '操作日志', columns, batches: namedEntries(deps.auditRepo.scan(filter)) });
+    },
+
     user(actor: Actor, query: UserExportQuery): CsvExport<UserRow> {
       const { loginId, nickname, enabled } = query;
       const columns: Array<CsvColumn<UserRow>> = [
@@ -142,6 +172,7 @@ export function createExportService(deps: {
       const { issueTitle, typeId, issueStatus } = query;
       const typeName = await typeNames();
       const columns: Array<CsvColumn<IssueWithUser>> = [
+        { header: 'ID', value: (r) => r.id },
         { header: '问答标题', value: (r) => r.issueTitle },
         { header: '问答描述', value: (r) => htmlToText(r.issueContent) },
         { header: '提问用户', value: (r) => r.user.nickname },
@@ -149,6 +180,7 @@ export function createExportService(deps: {
         { header: '评论数', value: (r) => r.commentNumber },
         { header: '问题分类', value: (r) => typeName(r.typeId) },
         { header: '审核状态', value: (r) => (r.issueStatus ? '已通过' : '待审核') },
+        { header: '提问时间', value: (r) => csvDate(r.issueDate) },
       ];
       return audited(actor, 'issue', query, {
         name: '问答列表',

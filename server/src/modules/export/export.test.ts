@@ -2,7 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../db/client';
-import { type CsvValue, csvDate, csvDisposition, csvStream } from '../../lib/csv';
+import { ConfigError, loadConfig } from '../../config';
+import { type CsvValue, csvDisposition, csvStream, zonedDate } from '../../lib/csv';
 import { contentFixtures } from '../../../test/content';
 import { bearer, createTestContext, type TestContext } from '../../../test/harness';
 import { createUserRepository } from '../user/user.repository';
@@ -100,13 +101,31 @@ describe('CSV writer', () => {
     expect(await cells([-5, 0, null, undefined, true, false])).toBe(['-5', '0', '', '', 'true', 'false', ''].join('\r\n'));
   });
 
-  it('writes dates in Asia/Shanghai and names the file in Chinese (RFC 5987)', () => {
+  it('writes dates in the installation time zone and names the file in Chinese (RFC 5987)', () => {
     // 2026-11-23 16:30:05 UTC is 2026-11-24 00:30:05 in Shanghai.
     const at = Date.UTC(2026, 10, 23, 16, 30, 5);
-    expect(csvDate(at)).toBe('2026-11-24 00:30:05');
-    expect(csvDisposition('用户列表', Date.UTC(2026, 10, 23, 4))).toBe(
+    expect(zonedDate(at, 'Asia/Shanghai')).toBe('2026-11-24 00:30:05');
+    expect(zonedDate(at, 'UTC')).toBe('2026-11-23 16:30:05');
+    // Daylight saving time is the zone's: New York is UTC-4 in July, UTC-5 in November.
+    expect(zonedDate(Date.UTC(2026, 6, 1, 12), 'America/New_York')).toBe('2026-07-01 08:00:00');
+    expect(zonedDate(at, 'America/New_York')).toBe('2026-11-23 11:30:05');
+    expect(zonedDate(null, 'UTC')).toBe('');
+    expect(csvDisposition('用户列表', Date.UTC(2026, 10, 23, 4), 'Asia/Shanghai')).toBe(
       `attachment; filename="export-20261123.csv"; filename*=UTF-8''${encodeURIComponent('用户列表-20261123.csv')}`,
     );
+    // The moment the bug was seen: the 27th in Shanghai is still the 26th in UTC.
+    expect(csvDisposition('用户列表', Date.UTC(2026, 10, 26, 17), 'Asia/Shanghai')).toContain('export-20261127.csv');
+    expect(csvDisposition('用户列表', Date.UTC(2026, 10, 26, 17), 'UTC')).toContain('export-20261126.csv');
+  });
+
+  it('TIME_ZONE: an IANA name, Asia/Shanghai by default; anything else stops the start', () => {
+    expect(loadConfig({}).timeZone).toBe('Asia/Shanghai');
+    expect(loadConfig({ TIME_ZONE: ' Europe/Berlin ' }).timeZone).toBe('Europe/Berlin');
+    expect(loadConfig({ TIME_ZONE: 'UTC' }).timeZone).toBe('UTC');
+    for (const bad of ['Mars/Olympus', '+08:00', 'Asia/Shanghai; drop', 'GMT+8 ']) {
+      expect(() => loadConfig({ TIME_ZONE: bad })).toThrow(ConfigError);
+    }
+    expect(() => loadConfig({ TIME_ZONE: 'Nowhere/Town' })).toThrow('环境变量 TIME_ZONE 无效');
   });
 });
 
@@ -153,7 +172,12 @@ describe('GET /api/{resource}/export', () => {
     });
     await fixtures.book(typeB, { bookTitle: '另一本' });
     await fixtures.interview(typeA, { interviewTitle: '-1 题', onShelfDate: Date.UTC(2026, 5, 1) });
-    const issue = await fixtures.issue(user, typeA, { issueTitle: '导出问答', issueContent: '<p>描述</p>', issueStatus: true });
+    const issue = await fixtures.issue(user, typeA, {
+      issueTitle: '导出问答',
+      issueContent: '<p>描述</p>',
+      issueStatus: true,
+      issueDate: Date.UTC(2026, 5, 1, 16),
+    });
     await fixtures.issue(user, typeB, { issueTitle: '待审问答' });
     await t.inject({
       method: 'POST',
@@ -177,8 +201,8 @@ describe('GET /api/{resource}/export', () => {
       ["'-1 题", '导出分类A', '2026-06-01 08:00:00'],
     ]);
     expect((await exported('/api/issue/export?issueStatus=true')).rows).toEqual([
-      ['问答标题', '问答描述', '提问用户', '浏览数', '评论数', '问题分类', '审核状态'],
-      ['导出问答', '描述', '提问者', '0', '1', '导出分类A', '已通过'],
+      ['ID', '问答标题', '问答描述', '提问用户', '浏览数', '评论数', '问题分类', '审核状态', '提问时间'],
+      [issue, '导出问答', '描述', '提问者', '0', '1', '导出分类A', '已通过', '2026-06-02 00:00:00'],
     ]);
     const issueComments = (await exported('/api/comment/export?commentType=1')).rows;
     expect(issueComments[0]).toEqual(['问题标题', '评论内容', '评论用户', '评论分类', '评论日期']);
@@ -252,5 +276,21 @@ describe('GET /api/{resource}/export', () => {
       );
       expect(running).toEqual([]);
     }
+  });
+});
+
+describe('the export file name', () => {
+  it("is dated by the installation's calendar at the moment of export, where UTC is still on the day before", async () => {
+    // The next 17:30 UTC: 01:30 of the next day in Shanghai (within a day, so the session lives).
+    const current = t.clock.now();
+    let target = Math.floor(current / 86_400_000) * 86_400_000 + 17.5 * 3_600_000;
+    if (target <= current) target += 86_400_000;
+    t.clock.advance(target - current);
+    const { response } = await exported('/api/user/export?loginId=nobody-here');
+    const utcDay = new Date(target).toISOString().slice(0, 10).replaceAll('-', '');
+    const shanghaiDay = new Date(target + 8 * 3_600_000).toISOString().slice(0, 10).replaceAll('-', '');
+    expect(shanghaiDay).not.toBe(utcDay);
+    expect(response.headers['content-disposition']).toContain(`filename="export-${shanghaiDay}.csv"`);
+    expect(response.headers['content-disposition']).toContain(encodeURIComponent(`用户列表-${shanghaiDay}.csv`));
   });
 });

@@ -54,10 +54,13 @@ const TITLE: Record<TrashEntity, [ContentTable, SQL]> = {
   book: ['books', sql`m.book_title`],
   interview: ['interviews', sql`m.interview_title`],
   issue: ['issues', sql`m.issue_title`],
-  // A comment has no title: the start of its text, tags and entities left out.
+  // A comment has no title: 「评论：<the start of its text>（问答：<its issue's title>）」, or 书籍 for a
+  // book's, so the bin says where it was. Its parent is live when the comment alone is deleted.
   comment: [
     'comments',
-    sql`left(btrim(regexp_replace(regexp_replace(m.comment_content, '<[^>]*>', ' ', 'g'), '&[a-z#0-9]+;|\\s+', ' ', 'g')), 60)`,
+    sql`'评论：' || left(btrim(regexp_replace(regexp_replace(m.comment_content, '<[^>]*>', ' ', 'g'), '&[a-z#0-9]+;|\\s+', ' ', 'g')), 60)
+      || coalesce('（问答：' || (select p.issue_title from issues p where p.id = m.issue_id) || '）',
+                  '（书籍：' || (select p.book_title from books p where p.id = m.book_id) || '）', '')`,
   ],
 };
 

@@ -90,7 +90,14 @@ describe('recycle bin: delete, then restore, puts every row, counter and statist
     { entity: 'book', url: (w: World) => `/api/book/${w.book}`, id: (w: World) => w.book, cascaded: 2 },
     { entity: 'interview', url: (w: World) => `/api/interview/${w.interview}`, id: (w: World) => w.interview, cascaded: 0 },
     { entity: 'issue', url: (w: World) => `/api/issue/${w.aliceIssue}`, id: (w: World) => w.aliceIssue, cascaded: 2 },
-    { entity: 'comment', url: (w: World) => `/api/comment/${w.comments.bobOnAlice}`, id: (w: World) => w.comments.bobOnAlice, cascaded: 0 },
+    {
+      entity: 'comment',
+      url: (w: World) => `/api/comment/${w.comments.bobOnAlice}`,
+      id: (w: World) => w.comments.bobOnAlice,
+      // A comment names its issue: the bin says where it was.
+      title: (w: World, tag: string) => `评论：${tag} ${w.bob}（问答：issue-${w.aliceIssue}）`,
+      cascaded: 0,
+    },
   ];
 
   it.each(cases)('$entity', async ({ entity, url, id, title, cascaded }) => {

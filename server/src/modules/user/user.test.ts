@@ -486,6 +486,6 @@ describe('access', () => {
       payload: method === 'POST' || method === 'PATCH' ? { loginId: 'x' } : undefined,
     });
     expect(response.statusCode).toBe(401);
-    expect(response.json()).toEqual({ success: false, code: 401, msg: '登录过期，请重新登录', data: null });
+    expect(response.json()).toEqual({ success: false, code: 401, msg: '登录过期，请重新登录', errorCode: 'SESSION_EXPIRED', data: null });
   });
 });

@@ -1,8 +1,8 @@
 import { useModel } from '@umijs/max';
-import { Alert, Button, Form, Input, List, Result, Space, Spin, Tag, Typography } from 'antd';
-import { lazy, Suspense, useState } from 'react';
+import { Alert, Button, Form, Input, List, Radio, Result, Space, Spin, Tag, Typography } from 'antd';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { describeRequestError } from '@/requestErrorConfig';
-import { disable2fa, enable2fa, setUp2fa } from '@/services/account';
+import { disable2fa, enable2fa, recoveryCodesLeft, regenerateRecoveryCodes, setUp2fa } from '@/services/account';
 import type { TwoFactorSetup } from '../../../../contract/account';
 import { whoami } from '@/services/admin';
 import { message } from '@/utils/feedback';
@@ -31,13 +31,13 @@ function useRefreshAdmin() {
   };
 }
 
-function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
+function RecoveryCodes({ codes, onDone, renewed }: { codes: string[]; onDone: () => void; renewed?: boolean }) {
   const text = codes.join('\n');
   return (
     <Result
       status="success"
-      title="两步验证已开启"
-      subTitle="请把下面 10 个恢复码保存在安全的地方：手机不在身边时，每个恢复码可以代替动态验证码登录一次。它们只显示这一次。"
+      title={renewed ? '已生成新的恢复码' : '两步验证已开启'}
+      subTitle={`请把下面 10 个恢复码保存在安全的地方：手机不在身边时，每个恢复码可以代替动态验证码登录一次。它们只显示这一次。${renewed ? '之前的恢复码已全部失效。' : ''}`}
       extra={
         <Space direction="vertical" align="center">
           <List
@@ -155,12 +155,89 @@ function Disable({ onDisabled }: { onDisabled: () => void }) {
   );
 }
 
+/**
+ * 恢复码 while two-step sign-in is on: how many are left, and ten new ones in place of the old
+ * (proven by the current password or a code), shown once by the caller.
+ */
+function RecoveryCodesPanel({ onRenewed }: { onRenewed: (codes: string[]) => void }) {
+  const [remaining, setRemaining] = useState<number>();
+  const [by, setBy] = useState<'password' | 'code'>('password');
+  const [busy, setBusy] = useState(false);
+  // The form opens on demand: the page keeps one 当前密码 field (关闭两步验证's) until asked.
+  const [open, setOpen] = useState(false);
+
+  const load = useCallback(() => {
+    recoveryCodesLeft().then(
+      ({ remaining: left }) => setRemaining(left),
+      () => undefined,
+    );
+  }, []);
+  useEffect(load, [load]);
+
+  const onFinish = async ({ currentPassword, code }: { currentPassword?: string; code?: string }) => {
+    setBusy(true);
+    try {
+      const { recoveryCodes } = await regenerateRecoveryCodes(by === 'password' ? { currentPassword } : { code: code?.trim() });
+      message.success('已生成新的恢复码');
+      onRenewed(recoveryCodes);
+    } catch {
+      // 「当前密码不正确」, 「动态验证码不正确」: shown by the request layer.
+      setBusy(false);
+    }
+  };
+
+  const left = (
+    <Typography.Paragraph data-testid="recovery-codes-left">
+      {remaining === undefined ? '剩余恢复码：…' : `剩余恢复码：${remaining} 个`}
+      {remaining !== undefined && remaining <= 3 ? <Typography.Text type="warning">（快用完了，建议重新生成）</Typography.Text> : null}
+    </Typography.Paragraph>
+  );
+  if (!open) {
+    return (
+      <div>
+        <Typography.Title level={5}>恢复码</Typography.Title>
+        {left}
+        <Button onClick={() => setOpen(true)}>重新生成恢复码</Button>
+      </div>
+    );
+  }
+  return (
+    <Form layout="vertical" style={{ maxWidth: 360 }} onFinish={onFinish} aria-label="重新生成恢复码">
+      <Typography.Title level={5}>恢复码</Typography.Title>
+      {left}
+      <Typography.Paragraph type="secondary">重新生成后，之前的恢复码全部失效。请用当前密码或动态验证码确认身份：</Typography.Paragraph>
+      <Form.Item label="验证方式">
+        <Radio.Group value={by} onChange={(event) => setBy(event.target.value)}>
+          <Radio value="password">用当前密码</Radio>
+          <Radio value="code">用动态验证码</Radio>
+        </Radio.Group>
+      </Form.Item>
+      {by === 'password' ? (
+        <Form.Item name="currentPassword" label="当前密码" rules={[{ required: true, message: '请输入当前密码' }]}>
+          <Input.Password autoComplete="current-password" maxLength={128} />
+        </Form.Item>
+      ) : (
+        <Form.Item name="code" label="动态验证码" rules={CODE_RULES}>
+          <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} />
+        </Form.Item>
+      )}
+      <Space>
+        <Button type="primary" htmlType="submit" loading={busy}>
+          生成新的恢复码
+        </Button>
+        <Button onClick={() => setOpen(false)}>取消</Button>
+      </Space>
+    </Form>
+  );
+}
+
 /** 两步验证 (TOTP): set up with a QR code, enable with a code, recovery codes once; disable with password and code. */
 export default function TwoFactorTab() {
   const { initialState } = useModel('@@initialState');
   const admin = initialState?.adminInfo;
   const refresh = useRefreshAdmin();
   const [recoveryCodes, setRecoveryCodes] = useState<string[]>();
+  const [renewedCodes, setRenewedCodes] = useState<string[]>();
 
   if (recoveryCodes) {
     // The admin is marked as enabled only once the codes are put away, so that they stay on screen.
@@ -174,11 +251,19 @@ export default function TwoFactorTab() {
       />
     );
   }
+  if (renewedCodes) return <RecoveryCodes renewed codes={renewedCodes} onDone={() => setRenewedCodes(undefined)} />;
   return (
     <Space direction="vertical" size="large" style={{ width: '100%' }}>
       {admin?.mustSetUp2fa ? <Alert type="warning" showIcon message="系统要求所有管理员开启两步验证，开启后才能使用其他功能。" /> : null}
       <div>状态：{admin?.twoFactorEnabled ? <Tag color="green">已开启</Tag> : <Tag>未开启</Tag>}</div>
-      {admin?.twoFactorEnabled ? <Disable onDisabled={refresh} /> : <Setup onEnabled={setRecoveryCodes} />}
+      {admin?.twoFactorEnabled ? (
+        <>
+          <RecoveryCodesPanel onRenewed={setRenewedCodes} />
+          <Disable onDisabled={refresh} />
+        </>
+      ) : (
+        <Setup onEnabled={setRecoveryCodes} />
+      )}
     </Space>
   );
 }
