@@ -76,7 +76,10 @@ describe('回收站', () => {
     fireEvent.click(within(rowOf('zhangsan')).getByText('彻底删除'));
     // The confirmation says what goes with it.
     expect(await screen.findByText('彻底删除后无法恢复，随它删除的 5 条记录也将一并删除，确定吗？')).toBeInTheDocument();
-    await confirm(rowOf('zhangsan'), '彻底删除', '彻底删除');
+    const purge = await findConfirmButton(/^彻\s*底\s*删\s*除$/);
+    await act(async () => {
+      fireEvent.click(purge);
+    });
     await screen.findByText('彻底删除成功');
     await waitFor(() => expect(screen.queryByText('zhangsan')).toBeNull());
   });
