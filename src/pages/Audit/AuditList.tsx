@@ -2,8 +2,10 @@ import type { ProColumns } from '@ant-design/pro-components';
 import { PageContainer, ProTable } from '@ant-design/pro-components';
 import { useAccess } from '@umijs/max';
 import { Tag } from 'antd';
+import { useCallback, useState } from 'react';
 import { ChangeLine } from '@/components/HistoryDrawer';
-import { indexColumn, serverPagination, tableOptions } from '@/components/listColumns';
+import { indexColumn } from '@/components/listColumns';
+import { epochRangeFilter, useListTable } from '@/hooks/useListTable';
 import { listAdmins } from '@/services/admin';
 import { listAudit } from '@/services/audit';
 import type { FilterKey } from '@/services/table';
@@ -60,9 +62,23 @@ async function adminOptions() {
   return (await listAdmins()).map((admin) => ({ label: admin.loginId, value: admin._id }));
 }
 
+const TIME_RANGE = [epochRangeFilter('at', ['from', 'to'])];
+
 /** 操作日志: who did what, newest first; a normal admin sees their own entries only. */
 export default function AuditList() {
   const access = useAccess();
+  // The admins' accounts by id, for the 管理员 filter's tag.
+  const [admins, setAdmins] = useState<Record<string, string>>({});
+  const loadAdmins = useCallback(async () => {
+    const options = await adminOptions();
+    setAdmins(Object.fromEntries(options.map((option) => [option.value, option.label])));
+    return options;
+  }, []);
+  const list = useListTable<AuditEntry>({
+    request: listAudit,
+    composite: TIME_RANGE,
+    valueText: { adminId: (id) => admins[id] },
+  });
 
   const columns: ProColumns<AuditEntry>[] = [
     indexColumn(),
@@ -85,7 +101,7 @@ export default function AuditList() {
       valueType: 'select',
       // Only a super admin may look at another admin's entries (and list the admins).
       hideInSearch: !access.canSuperAdmin,
-      request: access.canSuperAdmin ? adminOptions : undefined,
+      request: access.canSuperAdmin ? loadAdmins : undefined,
       render: (_, entry) => entry.adminLoginId,
     },
     {
@@ -114,14 +130,7 @@ export default function AuditList() {
 
   return (
     <PageContainer>
-      <ProTable<AuditEntry>
-        headerTitle="操作日志"
-        rowKey="_id"
-        columns={columns}
-        request={listAudit}
-        pagination={serverPagination}
-        options={tableOptions}
-      />
+      <ProTable<AuditEntry> {...list.props(columns)} headerTitle="操作日志" />
     </PageContainer>
   );
 }
