@@ -10,6 +10,7 @@ import {
   type ApiClient,
   type RunningServer,
 } from './support';
+import { visit as visitScreen, wrappedTexts as wrappedTextsOf } from './layout';
 
 /*
  * The screens as an administrator sees them, on the demo content (`--demo`): layout at the widths
@@ -64,38 +65,9 @@ async function signInAsRoot() {
 }
 
 /** Opens `path` in the signed-in app and waits until `ready` shows and no table is loading. */
-async function visit(path: string, ready: string) {
-  await page.goto(`${server.url}${path}`);
-  await page.getByText(ready, { exact: true }).first().waitFor();
-  await page
-    .locator('.ant-spin-spinning, .ant-skeleton-active')
-    .first()
-    .waitFor({ state: 'detached' })
-    .catch(() => undefined);
-  await page.waitForLoadState('networkidle');
-}
+const visit = (path: string, ready: string) => visitScreen(page, `${server.url}${path}`, ready);
 
-/**
- * Texts inside `selector` that take more than one line: a text node laid out on several line
- * boxes has several client rects (a header broken 审核/状态, a link 详/情, a label 提问用/户).
- */
-function wrappedTexts(selector: string): Promise<string[]> {
-  return page.evaluate((sel) => {
-    const wrapped: string[] = [];
-    for (const element of Array.from(document.querySelectorAll(sel))) {
-      const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
-      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-        const text = node.textContent?.trim();
-        if (!text) continue;
-        const range = document.createRange();
-        range.selectNodeContents(node);
-        const lines = new Set(Array.from(range.getClientRects()).map((rect) => Math.round(rect.top)));
-        if (lines.size > 1) wrapped.push(text);
-      }
-    }
-    return wrapped;
-  }, selector);
-}
+const wrappedTexts = (selector: string) => wrappedTextsOf(page, selector);
 
 describe('screens in a real browser', () => {
   for (const width of [1280, 1920]) {
