@@ -4,10 +4,13 @@
  */
 import type { Page } from 'playwright-core';
 
-/** Opens `url` and waits until `ready` shows and no table is loading. */
+/**
+ * Opens `url` and waits until `ready` shows and no table is loading. A visible `ready`: the side
+ * menu, folded on a tablet, holds hidden entries of the same text (操作日志, 回收站).
+ */
 export async function visit(page: Page, url: string, ready: string) {
   await page.goto(url);
-  await page.getByText(ready, { exact: true }).first().waitFor();
+  await page.getByText(ready, { exact: true }).filter({ visible: true }).first().waitFor();
   await page
     .locator('.ant-spin-spinning, .ant-skeleton-active')
     .first()
