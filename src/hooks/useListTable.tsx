@@ -2,7 +2,7 @@ import type { ActionType, ProColumns, ProFormInstance, ProTableProps } from '@an
 import { history } from '@umijs/max';
 import type { CheckboxProps } from 'antd';
 import dayjs from 'dayjs';
-import { type Key, useCallback, useMemo, useRef, useState } from 'react';
+import { type Key, type ReactNode, useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { type ActiveFilter, ActiveFilters } from '@/components/ActiveFilters';
 import { BatchBar, type BatchOptions } from '@/components/BatchBar';
 import { serverPagination, tableOptions, tableScrollX } from '@/components/listColumns';
@@ -53,6 +53,20 @@ export interface ListTableOptions<T, U> {
 // reach the <input> (rc-checkbox passes the rest on), though antd's type omits aria-*.
 const ROW_CHECKBOX = { 'aria-label': '选择此行' } as unknown as CheckboxProps;
 const SELECT_ALL = { 'aria-label': '全选' };
+
+/**
+ * With `scroll.x`, antd lays a hidden copy of the header titles in the body to measure the columns
+ * (an aria-hidden row): a copy of the 全选 checkbox there is focusable yet hidden from assistive
+ * technology. The title shows its checkbox in the real header only.
+ */
+function HeaderOnly({ children }: { children: ReactNode }) {
+  const ref = useRef<HTMLSpanElement>(null);
+  const [inHeader, setInHeader] = useState(false);
+  useLayoutEffect(() => setInHeader(Boolean(ref.current?.closest('thead'))), []);
+  return <span ref={ref}>{inHeader ? children : null}</span>;
+}
+
+const selectAllTitle = (checkbox: ReactNode) => <HeaderOnly>{checkbox}</HeaderOnly>;
 
 /**
  * The address that reproduces a request: its filters, its `params` (the comment list's kind) and
@@ -228,6 +242,7 @@ export function useListTable<T extends { _id: string }, U extends Record<string,
           preserveSelectedRowKeys: false,
           getCheckboxProps: () => ROW_CHECKBOX,
           getTitleCheckboxProps: () => SELECT_ALL,
+          columnTitle: selectAllTitle,
         },
         tableAlertRender: false,
         // The table's footer: after the header checkbox and the rows, where the keyboard goes next.
