@@ -1,8 +1,24 @@
 /**
- * Checks of a page as it is drawn, shared by the browser tests: texts that wrap, axe-core's
+ * Checks of a page as it is drawn, shared by the browser tests: a screen opened and settled, texts
+ * that wrap, a page wider than its window, table columns squeezed to nothing, axe-core's
  * accessibility violations, and what the keyboard's focus is on.
  */
 import type { Page } from 'playwright-core';
+
+/**
+ * Opens `url` and waits until `ready` shows and no table is loading. A visible `ready`: the side
+ * menu, folded on a tablet, holds hidden entries of the same text (操作日志, 回收站).
+ */
+export async function visit(page: Page, url: string, ready: string) {
+  await page.goto(url);
+  await page.getByText(ready, { exact: true }).filter({ visible: true }).first().waitFor();
+  await page
+    .locator('.ant-spin-spinning, .ant-skeleton-active')
+    .first()
+    .waitFor({ state: 'detached' })
+    .catch(() => undefined);
+  await page.waitForLoadState('networkidle');
+}
 
 /**
  * Texts inside `selector` that take more than one line: a text node laid out on several line
@@ -24,6 +40,24 @@ export function wrappedTexts(page: Page, selector: string): Promise<string[]> {
     }
     return wrapped;
   }, selector);
+}
+
+/** How many pixels the page itself scrolls sideways (0 when it fits its window). */
+export function pageOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => (document.scrollingElement?.scrollWidth ?? 0) - window.innerWidth);
+}
+
+/** The titled table columns narrower than `min` px, as `title: width` (the checkbox column has no title). */
+export function narrowColumns(page: Page, min: number): Promise<string[]> {
+  return page.evaluate(
+    (least) =>
+      Array.from(document.querySelectorAll<HTMLElement>('.ant-table-thead th'))
+        .filter((th) => th.innerText.trim() !== '')
+        .map((th) => ({ title: th.innerText.trim(), width: th.getBoundingClientRect().width }))
+        .filter(({ width }) => width < least)
+        .map(({ title, width }) => `${title}: ${Math.round(width)}`),
+    min,
+  );
 }
 
 interface AxeNode {

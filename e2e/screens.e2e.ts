@@ -10,7 +10,7 @@ import {
   type ApiClient,
   type RunningServer,
 } from './support';
-import { axeViolations as axeViolationsOn, wrappedTexts as wrappedTextsOn } from './page-checks';
+import { axeViolations as axeViolationsOn, visit as visitScreen, wrappedTexts as wrappedTextsOn } from './page-checks';
 
 /*
  * The screens as an administrator sees them, on the demo content (`--demo`): layout at the widths
@@ -69,16 +69,7 @@ async function signInAsRoot() {
 }
 
 /** Opens `path` in the signed-in app and waits until `ready` shows and no table is loading. */
-async function visit(path: string, ready: string) {
-  await page.goto(`${server.url}${path}`);
-  await page.getByText(ready, { exact: true }).first().waitFor();
-  await page
-    .locator('.ant-spin-spinning, .ant-skeleton-active')
-    .first()
-    .waitFor({ state: 'detached' })
-    .catch(() => undefined);
-  await page.waitForLoadState('networkidle');
-}
+const visit = (path: string, ready: string) => visitScreen(page, `${server.url}${path}`, ready);
 
 const wrappedTexts = (selector: string) => wrappedTextsOn(page, selector);
 

@@ -1,5 +1,4 @@
-import type { ProTableProps } from '@ant-design/pro-components';
-import { Button, type CheckboxProps, Popconfirm, Space } from 'antd';
+import { Button, Popconfirm, Space } from 'antd';
 import type { Key } from 'react';
 import { batch, type BatchAction, type BatchResource } from '@/services/audit';
 import { message } from '@/utils/feedback';
@@ -11,57 +10,53 @@ export interface BatchActionSpec {
   danger?: boolean;
 }
 
-interface BatchOptions {
+export interface BatchOptions {
   resource: BatchResource;
   actions: BatchActionSpec[];
+}
+
+interface BatchBarProps extends BatchOptions {
+  /** The ticked rows: only ever rows the table shows (useListTable clears the rest). */
+  selectedKeys: Key[];
+  onClear: () => void;
   /** Runs after an action succeeded, e.g. a server-paged table reloading its page. */
   onDone: () => unknown;
 }
 
-const ROW_CHECKBOX = { 'aria-label': '选择此行' } as unknown as CheckboxProps;
-
-type SelectionProps<T> = Pick<ProTableProps<T, Record<string, unknown>>, 'rowSelection' | 'tableAlertRender' | 'tableAlertOptionRender'>;
-
 /**
- * Row selection for a list and the bar above it: how many rows are selected, and the bulk
- * actions, each behind a confirmation that names the count. The server does all of them or none.
+ * How many rows are ticked and the bulk actions, each behind a confirmation that names the count.
+ * The server does all of them or none; a refusal keeps the selection for another try.
  */
-export function batchSelection<T>({ resource, actions, onDone }: BatchOptions): SelectionProps<T> {
-  const run = async (spec: BatchActionSpec, keys: Key[], clear: () => void) => {
+export function BatchBar({ resource, actions, selectedKeys, onClear, onDone }: BatchBarProps) {
+  const run = async (spec: BatchActionSpec) => {
     try {
-      const { done } = await batch(resource, spec.action, keys.map(String));
+      const { done } = await batch(resource, spec.action, selectedKeys.map(String));
       message.success(`已${spec.label} ${done} 条记录`);
-      clear();
+      onClear();
       await onDone();
     } catch {
-      // Shown by the request layer; the selection stays for another try.
+      // Shown by the request layer.
     }
   };
-  return {
-    rowSelection: {
-      preserveSelectedRowKeys: false,
-      // antd's row checkboxes have no name of their own: a screen reader (and axe) needs one. The
-      // props reach the <input> (rc-checkbox passes the rest on), though antd's type omits aria-*.
-      getCheckboxProps: () => ROW_CHECKBOX,
-    },
-    tableAlertRender: ({ selectedRowKeys }) => <span>已选择 {selectedRowKeys.length} 项</span>,
-    tableAlertOptionRender: ({ selectedRowKeys, onCleanSelected }) => (
-      <Space>
-        {actions.map((spec) => (
-          <Popconfirm
-            key={spec.action}
-            title={`确定要${spec.label}选中的 ${selectedRowKeys.length} 条记录吗？`}
-            okText={spec.label}
-            cancelText="取消"
-            onConfirm={() => run(spec, selectedRowKeys, onCleanSelected)}
-          >
-            <Button size="small" danger={spec.danger}>
-              批量{spec.label}
-            </Button>
-          </Popconfirm>
-        ))}
-        <a onClick={onCleanSelected}>取消选择</a>
-      </Space>
-    ),
-  };
+  return (
+    <Space wrap aria-label="批量操作" role="group">
+      <span>已选择 {selectedKeys.length} 项</span>
+      {actions.map((spec) => (
+        <Popconfirm
+          key={spec.action}
+          title={`确定要${spec.label}选中的 ${selectedKeys.length} 条记录吗？`}
+          okText={spec.label}
+          cancelText="取消"
+          onConfirm={() => run(spec)}
+        >
+          <Button size="small" danger={spec.danger}>
+            批量{spec.label}
+          </Button>
+        </Popconfirm>
+      ))}
+      <Button size="small" type="link" onClick={onClear}>
+        取消选择
+      </Button>
+    </Space>
+  );
 }

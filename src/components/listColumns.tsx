@@ -28,6 +28,29 @@ export const COLUMN_WIDTH = {
   toggle: 96,
 } as const;
 
+/**
+ * The narrowest a column without a width of its own (a title, a text) may get. Below the sum of
+ * the widths and these minimums the table scrolls sideways inside its card (see `tableScrollX`).
+ */
+export const FLEXIBLE_MIN_WIDTH = 120;
+
+/** antd's selection column: `selectionColumnWidth` is the control height. */
+const SELECTION_WIDTH = 32;
+
+/**
+ * How wide the table must be for every column to keep its width or its minimum: the table's
+ * `scroll.x`. In a fixed layout the flexible columns share whatever is left above that, and a
+ * narrower card (a phone, a tablet) scrolls the table, never the page.
+ */
+export function tableScrollX<T>(columns: ProColumns<T>[], selectable: boolean): number {
+  return columns
+    .filter((column) => !column.hideInTable)
+    .reduce(
+      (sum, column) => sum + (typeof column.width === 'number' ? column.width : (column.minWidth ?? FLEXIBLE_MIN_WIDTH)),
+      selectable ? SELECTION_WIDTH : 0,
+    );
+}
+
 const ONE_LINE_STYLE = { whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' } as const;
 
 /**

@@ -71,9 +71,10 @@ export function listScreenNetwork(routes: Route) {
   return net;
 }
 
-/** Renders the app at `pathname` and waits for a text of the first page. */
-export async function openList(pathname: string, shown: string, options: { selector?: string } = {}) {
-  render(<TestBrowser location={{ pathname }} />);
+/** Renders the app at `path` (a query string included) and waits for a text of the first page. */
+export async function openList(path: string, shown: string, options: { selector?: string } = {}) {
+  const [pathname, search] = path.split('?');
+  render(<TestBrowser location={{ pathname, search: search ? `?${search}` : '' }} />);
   await screen.findByText(shown, options, { timeout: 20_000 });
 }
 

@@ -69,14 +69,14 @@ export function dayRange(first: Day, last: Day): { from: number; to: number } {
   };
 }
 
-/** Today in the installation's zone, as a day a picker shows (its date, at local midnight). */
-function zoneToday(now: number): Dayjs {
-  return dayjs(dayjs(now).tz(timeZone).format('YYYY-MM-DD'));
+/** The installation's calendar day of an instant, as a day a picker shows (its date, at local midnight). */
+export function zoneDay(at: number): Dayjs {
+  return dayjs(dayjs(at).tz(timeZone).format('YYYY-MM-DD'));
 }
 
 /** The range pickers' presets: 今天, 近 7 天 and 近 30 天, today included, by the installation's calendar. */
 export function dayRangePresets(now: number = Date.now()): Array<{ label: string; value: [Dayjs, Dayjs] }> {
-  const today = zoneToday(now);
+  const today = zoneDay(now);
   return [
     { label: '今天', value: [today, today] },
     { label: '近 7 天', value: [today.subtract(6, 'day'), today] },

@@ -144,6 +144,8 @@ export default function AdminList() {
         dataSource={adminList}
         loading={loading}
         search={false}
+        // As wide as its content needs: a narrow screen scrolls the table inside its card, not the page.
+        scroll={{ x: 'max-content' }}
         pagination={pagination}
         options={{ ...tableOptions, reload: () => init().catch(alreadyShown) }}
         toolBarRender={() => [

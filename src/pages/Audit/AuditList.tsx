@@ -2,9 +2,11 @@ import type { ProColumns } from '@ant-design/pro-components';
 import { PageContainer, ProTable } from '@ant-design/pro-components';
 import { Link, useAccess } from '@umijs/max';
 import { Tag } from 'antd';
-import { useListExport } from '@/components/ExportButton';
+import { useCallback, useState } from 'react';
 import HistoryButton, { EntryChanges } from '@/components/HistoryDrawer';
-import { indexColumn, searchOptions, serverPagination, tableOptions } from '@/components/listColumns';
+import { useListExport } from '@/components/ExportButton';
+import { indexColumn } from '@/components/listColumns';
+import { dayRangeFilter, useListTable } from '@/hooks/useListTable';
 import { listAdmins } from '@/services/admin';
 import { listAudit } from '@/services/audit';
 import type { FilterKey } from '@/services/table';
@@ -99,10 +101,24 @@ function RecordCell({ entry, canSuperAdmin }: { entry: AuditEntry; canSuperAdmin
   return <HistoryButton entity={entry.entity} id={entry.entityId} link label={title} />;
 }
 
+const TIME_RANGE = [dayRangeFilter('at', ['from', 'to'])];
+
 /** 操作日志: who did what, newest first; a normal admin sees their own entries only. */
 export default function AuditList() {
   const access = useAccess();
   const exporter = useListExport('audit');
+  // The admins' accounts by id, for the 管理员 filter's tag.
+  const [admins, setAdmins] = useState<Record<string, string>>({});
+  const loadAdmins = useCallback(async () => {
+    const options = await adminOptions();
+    setAdmins(Object.fromEntries(options.map((option) => [option.value, option.label])));
+    return options;
+  }, []);
+  const list = useListTable<AuditEntry>({
+    request: exporter.track(listAudit),
+    composite: TIME_RANGE,
+    valueText: { adminId: (id) => admins[id] },
+  });
 
   const columns: ProColumns<AuditEntry>[] = [
     indexColumn(),
@@ -130,7 +146,7 @@ export default function AuditList() {
       valueType: 'select',
       // Only a super admin may look at another admin's entries (and list the admins).
       hideInSearch: !access.canSuperAdmin,
-      request: access.canSuperAdmin ? adminOptions : undefined,
+      request: access.canSuperAdmin ? loadAdmins : undefined,
       render: (_, entry) => entry.adminLoginId,
     },
     {
@@ -165,16 +181,7 @@ export default function AuditList() {
   return (
     // The table's header names the list; a page heading would say it a second time.
     <PageContainer title={false}>
-      <ProTable<AuditEntry>
-        headerTitle="操作日志"
-        rowKey="_id"
-        columns={columns}
-        request={exporter.track(listAudit)}
-        toolBarRender={() => [exporter.button]}
-        pagination={serverPagination}
-        search={searchOptions}
-        options={tableOptions}
-      />
+      <ProTable<AuditEntry> {...list.props(columns)} headerTitle="操作日志" toolBarRender={() => [exporter.button]} />
     </PageContainer>
   );
 }

@@ -1,21 +1,10 @@
-import type { ActionType, ProColumns } from '@ant-design/pro-components';
+import type { ProColumns } from '@ant-design/pro-components';
 import { PageContainer, ProTable } from '@ant-design/pro-components';
 import { history } from '@umijs/max';
 import { Image } from 'antd';
-import { useRef } from 'react';
-import {
-  actionsWidth,
-  COLUMN_WIDTH,
-  dateColumn,
-  indexColumn,
-  oneLine,
-  searchOptions,
-  tableOptions,
-  typeColumn,
-} from '@/components/listColumns';
-import { batchSelection } from '@/components/BatchBar';
+import { actionsWidth, COLUMN_WIDTH, dateColumn, indexColumn, typeColumn, oneLine } from '@/components/listColumns';
 import { useListExport } from '@/components/ExportButton';
-import { useServerPagination } from '@/hooks/useServerPagination';
+import { useListTable } from '@/hooks/useListTable';
 import { AddButton, DeleteAction } from '@/components/ListActions';
 import { DEFAULT_BOOK_COVER } from '@/constants';
 import { useTypeOptions } from '@/hooks/useTypeOptions';
@@ -83,30 +72,19 @@ function bookColumns(ctx: ColumnContext): ProColumns<Book>[] {
 }
 
 export default function BookList() {
-  const actionRef = useRef<ActionType>();
   const exporter = useListExport('book');
-  const paging = useServerPagination(actionRef);
+  const list = useListTable<Book>({
+    request: exporter.track(listBooks),
+    batch: { resource: 'book', actions: [{ action: 'delete', label: '删除', danger: true }] },
+  });
   const types = useTypeOptions();
-  const reload = () => actionRef.current?.reload();
 
   return (
     // The table's header names the list; a page heading would say it a second time.
     <PageContainer title={false}>
       <ProTable<Book>
+        {...list.props(bookColumns({ types, reload: list.reload }))}
         headerTitle="书籍列表"
-        rowKey="_id"
-        tableLayout="fixed"
-        actionRef={actionRef}
-        columns={bookColumns({ types, reload })}
-        request={exporter.track(paging.track(listBooks))}
-        pagination={paging.pagination}
-        search={searchOptions}
-        options={tableOptions}
-        {...batchSelection<Book>({
-          resource: 'book',
-          actions: [{ action: 'delete', label: '删除', danger: true }],
-          onDone: () => actionRef.current?.reload(),
-        })}
         toolBarRender={() => [
           exporter.button,
           <AddButton key="add" to="/book/addBook">

@@ -31,7 +31,7 @@ describe('comment list', () => {
   it('starts on issue comments and switches the request to book comments with the radio', async () => {
     await openComments();
     expect(commentUrls()[0]).toMatch(/^\/api\/comment\/1\?/);
-    expect(screen.getByText('问题标题')).toBeInTheDocument();
+    expect(screen.getByRole('columnheader', { name: '问题标题' })).toBeInTheDocument();
     expect(within(screen.getByText('闭包是什么').closest('tr') as HTMLElement).getByText('说得很好')).toBeInTheDocument();
 
     await act(async () => {
@@ -40,7 +40,7 @@ describe('comment list', () => {
 
     expect(await screen.findByText('你不知道的JavaScript')).toBeInTheDocument();
     expect(commentUrls().at(-1)).toMatch(/^\/api\/comment\/2\?current=1&pageSize=10/);
-    expect(screen.getByText('书籍标题')).toBeInTheDocument();
+    expect(screen.getByRole('columnheader', { name: '书籍标题' })).toBeInTheDocument();
   });
 
   it('shows the details with the HTML sanitised', async () => {

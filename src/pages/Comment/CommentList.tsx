@@ -1,22 +1,12 @@
-import type { ActionType, ProColumns } from '@ant-design/pro-components';
+import type { ProColumns } from '@ant-design/pro-components';
 import { PageContainer, ProTable } from '@ant-design/pro-components';
 import { Link } from '@umijs/max';
 import { Card, Descriptions, Modal, Radio } from 'antd';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { useListExport } from '@/components/ExportButton';
-import { useServerPagination } from '@/hooks/useServerPagination';
+import { useListTable } from '@/hooks/useListTable';
 import HtmlView from '@/components/HtmlView';
-import {
-  actionsWidth,
-  COLUMN_WIDTH,
-  dateColumn,
-  indexColumn,
-  oneLine,
-  searchOptions,
-  tableOptions,
-  typeColumn,
-} from '@/components/listColumns';
-import { batchSelection } from '@/components/BatchBar';
+import { actionsWidth, COLUMN_WIDTH, dateColumn, indexColumn, typeColumn, oneLine } from '@/components/listColumns';
 import { DeleteAction } from '@/components/ListActions';
 import { useTypeOptions } from '@/hooks/useTypeOptions';
 import { listComments, removeComment } from '@/services/comment';
@@ -93,13 +83,15 @@ function commentColumns(ctx: ColumnContext): ProColumns<CommentRow>[] {
 }
 
 export default function CommentList() {
-  const actionRef = useRef<ActionType>();
   const exporter = useListExport('comment');
-  const paging = useServerPagination(actionRef);
+  const list = useListTable<CommentRow, CommentTypeParams>({
+    request: exporter.track(listComments),
+    batch: { resource: 'comment', actions: [{ action: 'delete', label: '删除', danger: true }] },
+  });
   const types = useTypeOptions();
-  const [commentType, setCommentType] = useState<CommentType>(1);
+  // The kind is in the address with the rest of the list's state (a shared link, Back).
+  const [commentType, setCommentType] = useState<CommentType>(() => (list.query.get('commentType') === '2' ? 2 : 1));
   const [detail, setDetail] = useState<CommentRow | null>(null);
-  const reload = () => actionRef.current?.reload();
 
   return (
     // The table's header names the list; a page heading would say it a second time.
@@ -115,22 +107,10 @@ export default function CommentList() {
         </Radio.Group>
       </Card>
       <ProTable<CommentRow, CommentTypeParams>
+        {...list.props(commentColumns({ types, commentType, onDetail: setDetail, reload: list.reload }))}
         headerTitle="评论列表"
-        rowKey="_id"
-        tableLayout="fixed"
-        actionRef={actionRef}
-        columns={commentColumns({ types, commentType, onDetail: setDetail, reload })}
         params={{ commentType }}
-        request={exporter.track(paging.track(listComments))}
         toolBarRender={() => [exporter.button]}
-        pagination={paging.pagination}
-        search={searchOptions}
-        options={tableOptions}
-        {...batchSelection<CommentRow>({
-          resource: 'comment',
-          actions: [{ action: 'delete', label: '删除', danger: true }],
-          onDone: () => actionRef.current?.reload(),
-        })}
       />
       <Modal title="评论详情" open={detail !== null} onCancel={() => setDetail(null)} footer={null} destroyOnHidden>
         {detail && (

@@ -1,11 +1,9 @@
-import type { ActionType, ProColumns } from '@ant-design/pro-components';
+import type { ProColumns } from '@ant-design/pro-components';
 import { PageContainer, ProTable } from '@ant-design/pro-components';
 import { history } from '@umijs/max';
-import { useRef } from 'react';
-import { actionsWidth, dateColumn, indexColumn, oneLine, searchOptions, tableOptions, typeColumn } from '@/components/listColumns';
-import { batchSelection } from '@/components/BatchBar';
+import { actionsWidth, dateColumn, indexColumn, typeColumn, oneLine } from '@/components/listColumns';
 import { useListExport } from '@/components/ExportButton';
-import { useServerPagination } from '@/hooks/useServerPagination';
+import { useListTable } from '@/hooks/useListTable';
 import { AddButton, DeleteAction } from '@/components/ListActions';
 import { useTypeOptions } from '@/hooks/useTypeOptions';
 import { listInterviews, removeInterview } from '@/services/interview';
@@ -55,30 +53,19 @@ function interviewColumns(ctx: ColumnContext): ProColumns<Interview>[] {
 }
 
 export default function InterviewList() {
-  const actionRef = useRef<ActionType>();
   const exporter = useListExport('interview');
-  const paging = useServerPagination(actionRef);
+  const list = useListTable<Interview>({
+    request: exporter.track(listInterviews),
+    batch: { resource: 'interview', actions: [{ action: 'delete', label: '删除', danger: true }] },
+  });
   const types = useTypeOptions();
-  const reload = () => actionRef.current?.reload();
 
   return (
     // The table's header names the list; a page heading would say it a second time.
     <PageContainer title={false}>
       <ProTable<Interview>
+        {...list.props(interviewColumns({ types, reload: list.reload }))}
         headerTitle="题目列表"
-        rowKey="_id"
-        tableLayout="fixed"
-        actionRef={actionRef}
-        columns={interviewColumns({ types, reload })}
-        request={exporter.track(paging.track(listInterviews))}
-        pagination={paging.pagination}
-        search={searchOptions}
-        options={tableOptions}
-        {...batchSelection<Interview>({
-          resource: 'interview',
-          actions: [{ action: 'delete', label: '删除', danger: true }],
-          onDone: () => actionRef.current?.reload(),
-        })}
         toolBarRender={() => [
           exporter.button,
           <AddButton key="add" to="/interview/addInterview">

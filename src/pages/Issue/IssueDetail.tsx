@@ -1,12 +1,13 @@
-import type { ActionType, ProColumns } from '@ant-design/pro-components';
+import type { ProColumns } from '@ant-design/pro-components';
 import { PageContainer, ProTable } from '@ant-design/pro-components';
 import { useParams } from '@umijs/max';
 import { Card, Descriptions, Space, Switch, Tag, Typography } from 'antd';
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useState } from 'react';
 import HtmlView from '@/components/HtmlView';
 import { actionsWidth, COLUMN_WIDTH, oneLine } from '@/components/listColumns';
 import HistoryButton from '@/components/HistoryDrawer';
 import LoadFailed from '@/components/LoadFailed';
+import { useListTable } from '@/hooks/useListTable';
 import { useLoaded } from '@/hooks/useLoaded';
 import { useTypeOptions } from '@/hooks/useTypeOptions';
 import { listIssueComments, removeComment } from '@/services/comment';
@@ -68,8 +69,14 @@ function issueCommentColumns(ctx: CommentColumnContext): ProColumns<CommentRow>[
 
 /** The issue's comments, server-paged; `onDeleted` runs after the server removed one. */
 function IssueComments({ issueId, onDeleted }: { issueId: string; onDeleted: () => void }) {
-  const actionRef = useRef<ActionType>();
   const [paging, setPaging] = useState({ current: 1, pageSize: 10 });
+  const list = useListTable<CommentRow>({
+    request: (params) => {
+      setPaging({ current: params.current ?? 1, pageSize: params.pageSize ?? 10 });
+      return listIssueComments(issueId, params);
+    },
+    search: false,
+  });
 
   const onDelete = async (comment: CommentRow) => {
     try {
@@ -80,23 +87,14 @@ function IssueComments({ issueId, onDeleted }: { issueId: string; onDeleted: () 
     }
     message.success('删除评论成功');
     onDeleted();
-    await actionRef.current?.reload();
+    await list.reload();
   };
 
   return (
     <ProTable<CommentRow>
+      {...list.props(issueCommentColumns({ serial: (index) => (paging.current - 1) * paging.pageSize + index + 1, onDelete }))}
       headerTitle="问答评论"
-      rowKey="_id"
-      tableLayout="fixed"
-      actionRef={actionRef}
-      columns={issueCommentColumns({ serial: (index) => (paging.current - 1) * paging.pageSize + index + 1, onDelete })}
-      search={false}
       options={false}
-      request={(params) => {
-        setPaging({ current: params.current ?? 1, pageSize: params.pageSize ?? 10 });
-        return listIssueComments(issueId, params);
-      }}
-      pagination={{ defaultPageSize: 10, pageSizeOptions: [10, 20, 50, 100], showSizeChanger: true }}
     />
   );
 }

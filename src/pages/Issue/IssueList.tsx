@@ -1,12 +1,10 @@
-import type { ActionType, ProColumns } from '@ant-design/pro-components';
+import type { ProColumns } from '@ant-design/pro-components';
 import { PageContainer, ProTable } from '@ant-design/pro-components';
 import { history } from '@umijs/max';
 import { Switch } from 'antd';
-import { useRef } from 'react';
-import { actionsWidth, COLUMN_WIDTH, indexColumn, oneLine, searchOptions, tableOptions, typeColumn } from '@/components/listColumns';
-import { batchSelection } from '@/components/BatchBar';
+import { actionsWidth, COLUMN_WIDTH, indexColumn, typeColumn, oneLine } from '@/components/listColumns';
 import { useListExport } from '@/components/ExportButton';
-import { useServerPagination } from '@/hooks/useServerPagination';
+import { useListTable } from '@/hooks/useListTable';
 import { DeleteAction } from '@/components/ListActions';
 import { usePendingIds } from '@/hooks/usePendingIds';
 import { useTypeOptions } from '@/hooks/useTypeOptions';
@@ -19,8 +17,6 @@ import { RowAction } from '@/components/RowAction';
 
 interface ColumnContext {
   types: ReturnType<typeof useTypeOptions>;
-  /** 审核状态's filter as the page was opened with it (the home page's 待审核问答 link). */
-  initialStatus: string | undefined;
   isPending: (id: string) => boolean;
   onToggle: (issue: Issue, issueStatus: boolean) => void;
   reload: () => unknown;
@@ -59,7 +55,6 @@ function issueColumns(ctx: ColumnContext): ProColumns<Issue>[] {
       width: COLUMN_WIDTH.toggle,
       valueType: 'select',
       valueEnum: { false: { text: '待审核' }, true: { text: '已通过' } },
-      initialValue: ctx.initialStatus,
       render: (_, issue) => (
         <Switch
           size="small"
@@ -94,13 +89,21 @@ function issueColumns(ctx: ColumnContext): ProColumns<Issue>[] {
 }
 
 export default function IssueList() {
-  const actionRef = useRef<ActionType>();
   const exporter = useListExport('issue');
-  const paging = useServerPagination(actionRef);
+  const list = useListTable<Issue>({
+    request: exporter.track(listIssues),
+    batch: {
+      resource: 'issue',
+      actions: [
+        { action: 'approve', label: '审核通过' },
+        { action: 'unapprove', label: '取消审核' },
+        { action: 'delete', label: '删除', danger: true },
+      ],
+    },
+  });
   const types = useTypeOptions();
   const { isPending, whilePending } = usePendingIds();
-  const initialStatus = new URLSearchParams(history.location.search).get('issueStatus') ?? undefined;
-  const reload = () => actionRef.current?.reload();
+  const { reload } = list;
 
   const onToggle = (issue: Issue, issueStatus: boolean) =>
     whilePending(issue._id, async () => {
@@ -117,24 +120,8 @@ export default function IssueList() {
     // The table's header names the list; a page heading would say it a second time.
     <PageContainer title={false}>
       <ProTable<Issue>
+        {...list.props(issueColumns({ types, isPending, onToggle, reload }))}
         headerTitle="问答列表"
-        rowKey="_id"
-        tableLayout="fixed"
-        actionRef={actionRef}
-        columns={issueColumns({ types, initialStatus, isPending, onToggle, reload })}
-        request={exporter.track(paging.track(listIssues))}
-        pagination={paging.pagination}
-        search={searchOptions}
-        options={tableOptions}
-        {...batchSelection<Issue>({
-          resource: 'issue',
-          actions: [
-            { action: 'approve', label: '审核通过' },
-            { action: 'unapprove', label: '取消审核' },
-            { action: 'delete', label: '删除', danger: true },
-          ],
-          onDone: reload,
-        })}
         toolBarRender={() => [exporter.button]}
       />
     </PageContainer>

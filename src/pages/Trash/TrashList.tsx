@@ -1,18 +1,11 @@
-import type { ActionType, ProColumns } from '@ant-design/pro-components';
+import type { ProColumns } from '@ant-design/pro-components';
 import { PageContainer, ProTable } from '@ant-design/pro-components';
 import { useAccess } from '@umijs/max';
 import { Tag } from 'antd';
-import { useRef, useState } from 'react';
-import {
-  actionsWidth,
-  COLUMN_WIDTH,
-  dateColumn,
-  indexColumn,
-  searchOptions,
-  serverPagination,
-  tableOptions,
-} from '@/components/listColumns';
+import { useState } from 'react';
+import { actionsWidth, COLUMN_WIDTH, dateColumn, indexColumn } from '@/components/listColumns';
 import { ConfirmAction } from '@/components/RowAction';
+import { useListTable } from '@/hooks/useListTable';
 import { listTrash, purgeTrash, restoreTrash } from '@/services/trash';
 import type { FilterKey } from '@/services/table';
 import type { TrashEntity, TrashEntry, TrashListQuery } from '../../../contract/trash';
@@ -23,10 +16,10 @@ import { cut } from '@/utils/format';
 const ENTITY_LABELS: Record<TrashEntity, string> = { user: '用户', book: '书籍', interview: '面试题', issue: '问答', comment: '评论' };
 
 export default function TrashList() {
-  const actionRef = useRef<ActionType>();
+  const list = useListTable<TrashEntry>({ request: listTrash });
   const access = useAccess();
   const [busy, setBusy] = useState<string | null>(null);
-  const reload = () => actionRef.current?.reload();
+  const { reload } = list;
 
   const run = async (entry: TrashEntry, call: (id: string) => Promise<unknown>, done: string) => {
     setBusy(entry._id);
@@ -96,16 +89,7 @@ export default function TrashList() {
   return (
     // The table's header names the list; a page heading would say it a second time.
     <PageContainer title={false}>
-      <ProTable<TrashEntry>
-        headerTitle="回收站"
-        rowKey="_id"
-        actionRef={actionRef}
-        columns={columns}
-        request={listTrash}
-        pagination={serverPagination}
-        search={searchOptions}
-        options={tableOptions}
-      />
+      <ProTable<TrashEntry> {...list.props(columns)} headerTitle="回收站" />
     </PageContainer>
   );
 }

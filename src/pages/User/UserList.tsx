@@ -1,12 +1,11 @@
-import type { ActionType, ProColumns } from '@ant-design/pro-components';
+import type { ProColumns } from '@ant-design/pro-components';
 import { PageContainer, ProTable } from '@ant-design/pro-components';
 import { history, useAccess } from '@umijs/max';
 import { Switch } from 'antd';
 import { lazy, Suspense, useRef, useState } from 'react';
-import { actionsWidth, COLUMN_WIDTH, dateColumn, indexColumn, oneLine, searchOptions, tableOptions } from '@/components/listColumns';
-import { batchSelection } from '@/components/BatchBar';
+import { actionsWidth, COLUMN_WIDTH, dateColumn, indexColumn, oneLine } from '@/components/listColumns';
 import { useListExport } from '@/components/ExportButton';
-import { useServerPagination } from '@/hooks/useServerPagination';
+import { useListTable } from '@/hooks/useListTable';
 import { AddButton, DeleteAction } from '@/components/ListActions';
 import { Thumbnail } from '@/components/Thumbnail';
 import { DEFAULT_AVATAR } from '@/constants';
@@ -111,15 +110,25 @@ function userColumns(ctx: ColumnContext): ProColumns<User>[] {
 
 export default function UserList() {
   const access = useAccess();
-  const actionRef = useRef<ActionType>();
   const exporter = useListExport('user');
-  const paging = useServerPagination(actionRef);
+  const list = useListTable<User>({
+    request: exporter.track(listUsers),
+    batch: {
+      resource: 'user',
+      actions: [
+        { action: 'enable', label: '启用' },
+        { action: 'disable', label: '禁用' },
+        // Deleting users takes their issues and comments: a super admin's, as one by one.
+        ...(access.canSuperAdmin ? [{ action: 'delete' as const, label: '删除', danger: true }] : []),
+      ],
+    },
+  });
   const [detail, setDetail] = useState<User | null>(null);
   // Once shown, the modal stays mounted so that it closes with its animation.
   const detailShown = useRef(false);
   if (detail) detailShown.current = true;
   const { isPending, whilePending } = usePendingIds();
-  const reload = () => actionRef.current?.reload();
+  const { reload } = list;
 
   const onToggle = (user: User, enabled: boolean) =>
     whilePending(user._id, async () => {
@@ -136,31 +145,16 @@ export default function UserList() {
     // The table's header names the list; a page heading would say it a second time.
     <PageContainer title={false}>
       <ProTable<User>
+        {...list.props(
+          userColumns({
+            canDelete: Boolean(access.canSuperAdmin),
+            isPending,
+            onToggle,
+            onDetail: setDetail,
+            reload,
+          }),
+        )}
         headerTitle="用户列表"
-        rowKey="_id"
-        tableLayout="fixed"
-        actionRef={actionRef}
-        columns={userColumns({
-          canDelete: Boolean(access.canSuperAdmin),
-          isPending,
-          onToggle,
-          onDetail: setDetail,
-          reload,
-        })}
-        request={exporter.track(paging.track(listUsers))}
-        pagination={paging.pagination}
-        search={searchOptions}
-        options={tableOptions}
-        {...batchSelection<User>({
-          resource: 'user',
-          actions: [
-            { action: 'enable', label: '启用' },
-            { action: 'disable', label: '禁用' },
-            // Deleting users takes their issues and comments: a super admin's, as one by one.
-            ...(access.canSuperAdmin ? [{ action: 'delete' as const, label: '删除', danger: true }] : []),
-          ],
-          onDone: reload,
-        })}
         toolBarRender={() => [
           exporter.button,
           <AddButton key="add" to="/user/addUser">
