@@ -51,6 +51,15 @@ export function createAdminService(deps: { db: Db; admins: AdminRepository; auth
     }
   }
 
+  /**
+   * The actor's rights as they are now, under the admins lock: its token was checked before the
+   * lock was granted, and a super admin demoted, disabled or deleted meanwhile must not act.
+   */
+  async function mustStillBeSuper(actor: Actor, tx: Locked<'admins'>) {
+    const row = await admins.findById(actor.id, tx);
+    if (!row || !row.enabled || row.permission !== SUPER) throw forbidden();
+  }
+
   return {
     async list(): Promise<Admin[]> {
       return (await admins.list()).map(toAdmin);
@@ -109,6 +118,7 @@ export function createAdminService(deps: { db: Db; admins: AdminRepository; auth
       const passwordHash = body.loginPwd ? await hashPassword(body.loginPwd) : undefined;
 
       const updated = await writeTransaction(db, ['admins'], async (tx) => {
+        if (!isSelf) await mustStillBeSuper(actor, tx);
         const target = await lockRow(tx, adminsTable, id);
         if (!target) throw missingRecord(guard, notFound(ADMIN_MESSAGES.notFound));
         checkGuard(target, guard);
@@ -146,6 +156,7 @@ export function createAdminService(deps: { db: Db; admins: AdminRepository; auth
     async remove(actor: Actor, id: string): Promise<void> {
       if (actor.id === id) throw badRequest(ADMIN_MESSAGES.cannot);
       await writeTransaction(db, ['admins'], async (tx) => {
+        await mustStillBeSuper(actor, tx);
         const target = await lockRow(tx, adminsTable, id);
         if (!target) throw notFound(ADMIN_MESSAGES.notFound);
         await keepOneSuper(target, false, tx);
