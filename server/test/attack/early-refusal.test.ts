@@ -24,7 +24,7 @@ const CHUNK = 64 * 1024;
 const PAUSE_MS = 10;
 
 /** Writes a `TOTAL`-byte multipart upload in chunks with pauses; answers what was read until the server closed. */
-function slowUpload(headers: Record<string, string> = {}): Promise<{ text: string; error: string | null; sentAll: boolean }> {
+function slowUpload(headers: Record<string, string> = {}, readAfterSending = false): Promise<{ text: string; error: string | null; sentAll: boolean }> {
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
@@ -40,6 +40,8 @@ function slowUpload(headers: Record<string, string> = {}): Promise<{ text: strin
       error = e.code ?? e.message;
     });
     socket.on('close', () => resolve({ text: Buffer.concat(chunks).toString('utf8'), error, sentAll }));
+    // A browser reads the answer only once it has sent the body (or could not send more).
+    if (readAfterSending) socket.pause();
     socket.on('connect', async () => {
       const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
       socket.write(
@@ -52,6 +54,7 @@ function slowUpload(headers: Record<string, string> = {}): Promise<{ text: strin
       }
       sentAll = !socket.destroyed && socket.writable;
       if (sentAll) socket.end();
+      socket.resume();
     });
   });
 }
@@ -76,6 +79,27 @@ describe('a call refused before its body is read', () => {
     expect(Buffer.byteLength(body)).toBe(Number(headers['content-length']));
     expect(JSON.parse(body)).toEqual({ success: false, code: 401, msg: AUTH_MESSAGES.sessionExpired, data: null });
     expect(AUTH_MESSAGES.sessionExpired).toBe('登录过期，请重新登录');
+    // Closed past the limit with a FIN after the answer, not reset; and not read to its end.
+    expect(answer.error).toBeNull();
+    expect(answer.sentAll).toBe(false);
+  }, 60_000);
+
+  it('through a proxy that asks to close (Connection: close): the answer comes once the body is in', async () => {
+    const answer = await slowUpload({ Connection: 'close' });
+    const { status, headers, body } = parse(answer.text);
+    expect(status).toBe(401);
+    expect(Buffer.byteLength(body)).toBe(Number(headers['content-length']));
+    expect(JSON.parse(body)).toEqual({ success: false, code: 401, msg: '登录过期，请重新登录', data: null });
+  }, 60_000);
+
+  it.each([
+    ['keeping the connection', {}],
+    ['asking to close it', { Connection: 'close' }],
+  ])('a caller that reads only after sending, %s, still reads the 401', async (_label, headers) => {
+    const answer = await slowUpload(headers, true);
+    const { status, body } = parse(answer.text);
+    expect(status).toBe(401);
+    expect(JSON.parse(body)).toEqual({ success: false, code: 401, msg: '登录过期，请重新登录', data: null });
   }, 60_000);
 
   it('the same with a token that is no longer valid', async () => {
