@@ -106,7 +106,14 @@ describe('sanitizeHtmlExplained', () => {
       '<div><p onclick="x()">a</p></div><script>alert(1)</script><a href="javascript:alert(1)" target="_top">b</a><img src="/static/a.png" onerror="y()">',
     );
     expect(clean).toBe('<p>a</p><a rel="noopener noreferrer nofollow">b</a><img src="/static/a.png" />');
-    expect(removed).toEqual(['<div> 标签', '<p> 的 onclick 属性', '<script> 标签', '链接 javascript:alert(1)', '<a> 的 target 属性', '<img> 的 onerror 属性']);
+    expect(removed).toEqual([
+      '<div> 标签',
+      '<p> 的 onclick 属性',
+      '<script> 标签',
+      '链接 javascript:alert(1)',
+      '<a> 的 target 属性',
+      '<img> 的 onerror 属性',
+    ]);
   });
 
   it('answers the same clean HTML as sanitizeHtml', () => {

@@ -24,7 +24,10 @@ const CHUNK = 64 * 1024;
 const PAUSE_MS = 10;
 
 /** Writes a `TOTAL`-byte multipart upload in chunks with pauses; answers what was read until the server closed. */
-function slowUpload(headers: Record<string, string> = {}, readAfterSending = false): Promise<{ text: string; error: string | null; sentAll: boolean }> {
+function slowUpload(
+  headers: Record<string, string> = {},
+  readAfterSending = false,
+): Promise<{ text: string; error: string | null; sentAll: boolean }> {
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
@@ -43,7 +46,9 @@ function slowUpload(headers: Record<string, string> = {}, readAfterSending = fal
     // A browser reads the answer only once it has sent the body (or could not send more).
     if (readAfterSending) socket.pause();
     socket.on('connect', async () => {
-      const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+      const extra = Object.entries(headers)
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join('');
       socket.write(
         `POST /api/upload HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=${BOUNDARY}\r\n` +
           `Content-Length: ${body.length}\r\n${extra}\r\n`,
@@ -95,12 +100,16 @@ describe('a call refused before its body is read', () => {
   it.each([
     ['keeping the connection', {}],
     ['asking to close it', { Connection: 'close' }],
-  ])('a caller that reads only after sending, %s, still reads the 401', async (_label, headers) => {
-    const answer = await slowUpload(headers, true);
-    const { status, body } = parse(answer.text);
-    expect(status).toBe(401);
-    expect(JSON.parse(body)).toEqual({ success: false, code: 401, msg: '登录过期，请重新登录', data: null });
-  }, 60_000);
+  ])(
+    'a caller that reads only after sending, %s, still reads the 401',
+    async (_label, headers) => {
+      const answer = await slowUpload(headers, true);
+      const { status, body } = parse(answer.text);
+      expect(status).toBe(401);
+      expect(JSON.parse(body)).toEqual({ success: false, code: 401, msg: '登录过期，请重新登录', data: null });
+    },
+    60_000,
+  );
 
   it('the same with a token that is no longer valid', async () => {
     const answer = await slowUpload({ Authorization: 'Bearer not-a-token' });

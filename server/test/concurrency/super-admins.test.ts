@@ -119,7 +119,12 @@ describe('super admins acting on each other at once', () => {
     }
   }
 
-  for (const ops of [['demote', 'demote', 'demote'], ['disable', 'disable', 'disable'], ['delete', 'delete', 'delete'], ['demote', 'disable', 'delete']] as Op[][]) {
+  for (const ops of [
+    ['demote', 'demote', 'demote'],
+    ['disable', 'disable', 'disable'],
+    ['delete', 'delete', 'delete'],
+    ['demote', 'disable', 'delete'],
+  ] as Op[][]) {
     it(`a cycle of three (${ops.join(', ')}), ${ROUNDS} rounds`, async () => {
       for (let round = 0; round < ROUNDS; round++) {
         await race([

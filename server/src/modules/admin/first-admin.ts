@@ -30,15 +30,18 @@ export async function ensureFirstSuperAdmin(
   const created = await writeTransaction(db, ['admins'], (tx) =>
     admins.insert(
       {
-    id: newId(),
-    loginId: config.adminLoginId,
-    passwordHash,
-    nickname: FIRST_ADMIN_NICKNAME,
-    avatar: DEFAULT_AVATAR,
-    permission: 1,
-    enabled: true,
-    createdAt: Date.now(),
-  }, tx));
+        id: newId(),
+        loginId: config.adminLoginId,
+        passwordHash,
+        nickname: FIRST_ADMIN_NICKNAME,
+        avatar: DEFAULT_AVATAR,
+        permission: 1,
+        enabled: true,
+        createdAt: Date.now(),
+      },
+      tx,
+    ),
+  );
   // Another process starting on the same database may have won the race.
   return created
     ? { loginId: config.adminLoginId, generatedPassword, created: true }
