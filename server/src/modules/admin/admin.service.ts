@@ -57,7 +57,7 @@ export function createAdminService(deps: { db: Db; admins: AdminRepository; auth
    */
   async function mustStillBeSuper(actor: Actor, tx: Locked<'admins'>) {
     const row = await admins.findById(actor.id, tx);
-    if (!row || !row.enabled || row.permission !== SUPER) throw forbidden();
+    if (!row?.enabled || row.permission !== SUPER) throw forbidden();
   }
 
   return {
