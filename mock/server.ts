@@ -28,6 +28,7 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildApp } from '../server/src/app';
 import { loadConfig } from '../server/src/config';
 import { openDatabase } from '../server/src/db/client';
+import { writeTransaction } from '../server/src/db/write-lock';
 import { createAdminRepository } from '../server/src/modules/admin/admin.repository';
 import { DEFAULT_AVATAR } from '../server/src/lib/defaults';
 import { newId } from '../server/src/lib/ids';
@@ -56,16 +57,12 @@ async function startServer(): Promise<FastifyInstance> {
     ['admin', '超级管理员', 1],
     ['editor', '编辑', 2],
   ] as const) {
-    await admins.insert({
-      id: newId(),
-      loginId,
-      passwordHash,
-      nickname,
-      avatar: DEFAULT_AVATAR,
-      permission,
-      enabled: true,
-      createdAt: Date.now(),
-    });
+    await writeTransaction(database.db, ['admins'], (tx) =>
+      admins.insert(
+        { id: newId(), loginId, passwordHash, nickname, avatar: DEFAULT_AVATAR, permission, enabled: true, createdAt: Date.now() },
+        tx,
+      ),
+    );
   }
   await seed(database.db, DEMO_SIZES);
   // Errors only: a 500's details show in the terminal running `max dev`.

@@ -11,6 +11,7 @@ import { silentLogging, type Logging } from './plugins/logging';
 import { registerOpenApi } from './plugins/openapi';
 import { registerSecurityHeaders } from './plugins/security';
 import { validatorOptions } from './plugins/validation';
+import { registerUnreadBody } from './plugins/unread-body';
 import { registerWeb } from './plugins/web';
 import { createAudit } from './modules/audit/audit';
 import { createAuditRepository } from './modules/audit/audit.repository';
@@ -90,6 +91,8 @@ export async function buildApp({ config, database, logging = silentLogging(), no
 
   // First, so that a call arriving during a stop is turned away before anything touches the database.
   registerDrain(app);
+  // After the drain's onSend hook, which may set Connection: close.
+  registerUnreadBody(app);
   registerErrorHandling(app);
   registerSecurityHeaders(app);
   await registerOpenApi(app);

@@ -59,7 +59,7 @@ async function main() {
     throw error;
   }
 
-  const first = await ensureFirstSuperAdmin(createAdminRepository(database.db), config);
+  const first = await ensureFirstSuperAdmin(database.db, createAdminRepository(database.db), config);
   // `npm start -- --demo`: a first-time visitor sees a living product instead of empty tables.
   if (process.argv.includes('--demo') && (await isEmpty(database.db))) {
     await seed(database.db, DEMO_SIZES);

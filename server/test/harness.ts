@@ -85,7 +85,7 @@ export async function createTestContext(env: Record<string, string> = {}): Promi
     LOG_LEVEL: 'silent',
     ...env,
   });
-  await ensureFirstSuperAdmin(createAdminRepository(database.db), config);
+  await ensureFirstSuperAdmin(database.db, createAdminRepository(database.db), config);
   const clock = new TestClock();
   const app = await buildApp({ config, database, now: clock.now });
 

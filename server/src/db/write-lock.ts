@@ -26,16 +26,25 @@ import type { Db } from './client';
  * deadlock. Readers take no lock and never wait. The wait for a lock is bounded by lock_timeout
  * (see openDatabase): past it the request answers 503.
  *
+ * `admins` is in the order too, first: an admin's demotion, disabling or deletion locks its own row
+ * and then counts the other enabled super admins, so two super admins demoting each other took
+ * each other's rows in opposite orders and deadlocked (issue 26).
+ *
  * The repositories' write methods take a `Locked<table>` handle, which only writeTransaction
  * makes, so a write that did not declare its table does not compile.
  */
-export const LOCK_ORDER = ['types', 'users', 'books', 'interviews', 'issues', 'comments'] as const;
+export const LOCK_ORDER = ['admins', 'types', 'users', 'books', 'interviews', 'issues', 'comments'] as const;
 
 export type LockedTable = (typeof LOCK_ORDER)[number];
 
 // Any constant works (the two-key form keeps these apart from other advisory locks, such as the
 // migration lock); it only has to be the same in every process of this product.
 const LOCK_SPACE = 7001;
+
+// Each table's key, fixed apart from its place in LOCK_ORDER: admins joined the order first (two
+// super admins demoting each other deadlocked on their rows, issue 26) without renumbering the
+// others, so a process of the previous version still excludes this one on the content tables.
+const LOCK_KEY: Record<LockedTable, number> = { types: 1, users: 2, books: 3, interviews: 4, issues: 5, comments: 6, admins: 7 };
 
 declare const held: unique symbol;
 
@@ -56,7 +65,7 @@ export async function writeTransaction<T extends LockedTable, R>(
 ): Promise<R> {
   const wanted = new Set<LockedTable>(tables);
   // PostgreSQL evaluates a select list from left to right: the locks are taken in this order.
-  const calls = LOCK_ORDER.flatMap((table, index) => (wanted.has(table) ? [`pg_advisory_xact_lock(${LOCK_SPACE}, ${index + 1})`] : []));
+  const calls = LOCK_ORDER.flatMap((table) => (wanted.has(table) ? [`pg_advisory_xact_lock(${LOCK_SPACE}, ${LOCK_KEY[table]})`] : []));
   return db.transaction(async (tx) => {
     if (calls.length) await tx.execute(sql.raw(`select ${calls.join(', ')}`));
     return work(tx as unknown as Locked<T>);

@@ -112,7 +112,7 @@ const SPECS: Record<Collection, Spec> = {
   },
   admins: {
     table: admins,
-    locks: [],
+    locks: ['admins'],
     map: mapAdmin,
     refs: [],
     images: [{ field: 'avatar', fallback: DEFAULT_AVATAR }],

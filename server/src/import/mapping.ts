@@ -6,7 +6,7 @@
  */
 import sanitize from 'sanitize-html';
 import { FIELD_LABELS } from '../../../contract/fields';
-import { sanitizeHtml } from '../lib/html';
+import { sanitizeHtmlExplained } from '../lib/html';
 import { DEFAULT_ADMIN_NICKNAME, DEFAULT_USER_NICKNAME, DEFAULT_USER_POINTS } from '../lib/defaults';
 import { type Doc, ObjectIdValue, type Value } from './values';
 
@@ -93,9 +93,10 @@ export class RecordReader {
     if (typeof value !== 'string' || !value.trim()) this.skip(`缺少${label(field)}`);
     if (value.length > max) this.skip(`${label(field)}超过 ${max} 个字符`);
     // Text without markup characters comes out of the sanitiser as it went in: spare the parse.
-    const clean = /[<>&]/.test(value) ? sanitizeHtml(value) : value.trim();
+    const { clean, removed } = /[<>&]/.test(value) ? sanitizeHtmlExplained(value) : { clean: value.trim(), removed: [] };
     if (!clean) this.skip(`${label(field)}净化后为空（只含不安全的标记）`);
-    if (clean !== value.trim()) this.fixes.push(`${label(field)}中的不安全 HTML 已净化`);
+    // Only what was taken out is a fix; the same HTML written anew (`<br>` → `<br />`) is not.
+    if (removed.length) this.fixes.push(`${label(field)}中的不安全 HTML 已净化：去掉了${removed.join('、')}`);
     return clean;
   }
 

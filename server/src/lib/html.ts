@@ -88,6 +88,59 @@ export function sanitizeHtml(html: string): string {
   return sanitize(html, OPTIONS).trim();
 }
 
+type Element = { name: string; attribs: Record<string, string> };
+
+// Void elements are written without content or end tag when one is checked on its own.
+const VOID = new Set(['br', 'hr', 'img', 'input', 'meta', 'link', 'area', 'base', 'col', 'embed', 'source', 'track', 'wbr', 'param']);
+const escapeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+const shown = (value: string) => (value.length > 60 ? `${value.slice(0, 57)}…` : value);
+// Equal style or class values written differently (spaces, a final semicolon, order) mean the same.
+const normalised = (name: string, value: string) =>
+  name === 'class'
+    ? value.split(/\s+/).filter(Boolean).sort().join(' ')
+    : name === 'style'
+      ? value.replace(/\s+/g, '').replace(/;$/, '').toLowerCase()
+      : value;
+
+/** The elements of `html` as the sanitiser's parser reads them, nothing removed. */
+function elements(html: string): Element[] {
+  const found: Element[] = [];
+  // Read only, never shown: script and style may pass. The sanitiser edits `attribs` after the hook.
+  const everything = { allowedTags: false as const, allowedAttributes: false as const, allowVulnerableTags: true };
+  sanitize(html, { ...everything, onOpenTag: (name, attribs) => found.push({ name, attribs: { ...attribs } }) });
+  return found;
+}
+
+/** What the allow-list takes from one element, checked on its own: the tag, attributes, a link. */
+function removedFrom({ name, attribs }: Element): string[] {
+  const attributes = Object.entries(attribs)
+    .map(([key, value]) => ` ${key}="${escapeAttribute(value)}"`)
+    .join('');
+  const kept = elements(sanitize(`<${name}${attributes}>${VOID.has(name) ? '' : `</${name}>`}`, OPTIONS))[0];
+  if (!kept || kept.name !== name) return name === 'img' ? [`图片 ${shown(attribs.src ?? '')}`] : [`<${name}> 标签`];
+  const removed: string[] = [];
+  for (const [key, value] of Object.entries(attribs)) {
+    // rel is rewritten to noopener noreferrer nofollow on every link: it only adds safety.
+    if (name === 'a' && key === 'rel') continue;
+    if (kept.attribs[key] !== undefined && normalised(key, kept.attribs[key]) === normalised(key, value)) continue;
+    removed.push(name === 'a' && key === 'href' ? `链接 ${shown(value)}` : `<${name}> 的 ${key} 属性`);
+  }
+  return removed;
+}
+
+/**
+ * Sanitises like sanitizeHtml and says what the allow-list removed or changed (tags, attributes,
+ * links), for the import report. Re-serialisation alone (`<br>` → `<br />`, entities, attribute
+ * quotes) removes nothing and yields an empty list.
+ */
+export function sanitizeHtmlExplained(html: string): { clean: string; removed: string[] } {
+  const clean = sanitizeHtml(html);
+  if (clean === html.trim()) return { clean, removed: [] };
+  const removed = new Set<string>();
+  for (const element of elements(html)) for (const what of removedFrom(element)) removed.add(what);
+  return { clean, removed: [...removed] };
+}
+
 /** Sanitised HTML for a required field; content that was nothing but unsafe markup is refused. */
 export function requiredHtml(field: string, html: string): string {
   const clean = sanitizeHtml(html);

@@ -19,7 +19,8 @@ export async function registerOpenApi(app: FastifyInstance) {
   await app.register(swaggerUi, {
     routePrefix: '/api/docs',
     staticCSP: true,
-    // The UI's own policy lets any page of this origin frame it; nothing needs to frame it.
-    transformStaticCSP: (header) => header.replace(/frame-ancestors [^;]*/, "frame-ancestors 'none'"),
+    // The UI's own policy lets any page of this origin frame it, and set a <base>; it needs neither.
+    transformStaticCSP: (header) =>
+      header.replace(/frame-ancestors [^;]*/, "frame-ancestors 'none'").replace(/base-uri [^;]*/, "base-uri 'none'"),
   });
 }

@@ -14,7 +14,8 @@ const HELMET_OPTIONS: HelmetOptions = {
       fontSrc: ["'self'", 'data:'],
       connectSrc: ["'self'"],
       objectSrc: ["'none'"],
-      baseUri: ["'self'"],
+      // The app sets no <base>: an injected one could only redirect its relative URLs elsewhere.
+      baseUri: ["'none'"],
       formAction: ["'self'"],
       frameAncestors: ["'none'"],
     },

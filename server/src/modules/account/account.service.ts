@@ -17,6 +17,7 @@ import { AUDIT_ACTIONS, SECURITY_SETTINGS_ID } from '../../../../contract/audit'
 import { DEFAULT_PAGE_SIZE, FIRST_PAGE, type Page } from '../../../../contract/paging';
 import type { Db } from '../../db/client';
 import { admins as adminsTable } from '../../db/schema';
+import { writeTransaction } from '../../db/write-lock';
 import { DEFAULT_AVATAR } from '../../lib/defaults';
 import { badRequest, notFound } from '../../lib/errors';
 import { checkAdminPassword, hashPassword, verifyPassword } from '../../lib/passwords';
@@ -68,7 +69,8 @@ export function createAccountService(deps: {
     const right = await auth.throttled(row.loginId, client, async () => {
       const secret = keys.open(sealedSecret);
       step = secret === null ? null : totpStep(secret, code, now());
-      return step !== null && (await repo.claimTotpStep(row.id, step));
+      const claimed = step;
+      return claimed !== null && (await writeTransaction(db, ['admins'], (tx) => repo.claimTotpStep(row.id, claimed, tx)));
     });
     if (!right || step === null) throw badRequest(ACCOUNT_MESSAGES.wrongCode);
     return step;
@@ -108,7 +110,7 @@ export function createAccountService(deps: {
         ...(body.nickname !== undefined && { nickname: body.nickname }),
         ...(body.avatar !== undefined && { avatar: body.avatar || DEFAULT_AVATAR }),
       };
-      const row = await db.transaction(async (tx) => {
+      const row = await writeTransaction(db, ['admins'], async (tx) => {
         const before = await lockRow(tx, adminsTable, me.id);
         if (!before) throw notFound(ADMIN_MESSAGES.notFound);
         if (!Object.keys(changes).length) return before;
@@ -131,7 +133,7 @@ export function createAccountService(deps: {
       await mustKnowPassword(row, body.currentPassword, client);
       checkAdminPassword(body.newPassword, { loginId: row.loginId, nickname: row.nickname });
       const passwordHash = await hashPassword(body.newPassword);
-      await db.transaction(async (tx) => {
+      await writeTransaction(db, ['admins'], async (tx) => {
         await admins.update(me.id, { passwordHash, passwordLegacy: false }, tx);
         await repo.deleteOtherSessions(me.id, me.sessionId, tx);
         // 「密码已修改」, never the hash (audit.diff).
@@ -151,7 +153,7 @@ export function createAccountService(deps: {
       if (row.totpSecret) throw badRequest(ACCOUNT_MESSAGES.twoFactorAlreadyOn);
       const secret = newTotpSecret();
       const sealed = (await auth.getKeys()).seal(secret);
-      await db.transaction(async (tx) => {
+      await writeTransaction(db, ['admins'], async (tx) => {
         await admins.update(me.id, { totpPendingSecret: sealed }, tx);
         await record(tx, me, AUDIT_ACTIONS.twoFactorSetUp, row);
       });
@@ -165,7 +167,7 @@ export function createAccountService(deps: {
       await mustKnowCode(row, row.totpPendingSecret, code, client);
       const keys = await auth.getKeys();
       const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
-      await db.transaction(async (tx) => {
+      await writeTransaction(db, ['admins'], async (tx) => {
         await admins.update(me.id, { totpSecret: row.totpPendingSecret, totpPendingSecret: null }, tx);
         await repo.replaceRecoveryCodes(
           me.id,
@@ -209,7 +211,7 @@ export function createAccountService(deps: {
       if (!row.totpSecret) throw badRequest(ACCOUNT_MESSAGES.twoFactorOff);
       await mustKnowPassword(row, body.currentPassword, client);
       await mustKnowCode(row, row.totpSecret, body.code, client);
-      await db.transaction(async (tx) => {
+      await writeTransaction(db, ['admins'], async (tx) => {
         await admins.update(me.id, { totpSecret: null, totpPendingSecret: null, totpLastStep: null }, tx);
         await repo.replaceRecoveryCodes(me.id, [], tx);
         await record(tx, me, AUDIT_ACTIONS.twoFactorDisable, row);
@@ -220,7 +222,7 @@ export function createAccountService(deps: {
     async resetTwoFactor(actor: AuthenticatedAdmin, id: string): Promise<void> {
       if (actor.id === id) throw badRequest(ADMIN_MESSAGES.cannot);
       const target = await mustFind(id);
-      await db.transaction(async (tx) => {
+      await writeTransaction(db, ['admins'], async (tx) => {
         await admins.update(id, { totpSecret: null, totpPendingSecret: null, totpLastStep: null }, tx);
         await repo.replaceRecoveryCodes(id, [], tx);
         const ended = await repo.deleteSessionsOf(id, tx);

@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import type { Locked } from '../../db/write-lock';
 import { admins } from '../../db/schema';
 import { canonicalLoginId } from '../../lib/account-names';
 
@@ -39,8 +40,8 @@ export function createAdminRepository(db: Db) {
     },
 
     /** Inserts unless the loginId or its canonical form is taken; null means it was (also when two writers race). */
-    async insert(row: NewAdminRow, executor: Db = db): Promise<AdminRow | null> {
-      const [created] = await executor
+    async insert(row: NewAdminRow, tx: Locked<'admins'>): Promise<AdminRow | null> {
+      const [created] = await tx
         .insert(admins)
         .values({ ...row, loginKey: canonicalLoginId(row.loginId) })
         .onConflictDoNothing()
@@ -48,8 +49,8 @@ export function createAdminRepository(db: Db) {
       return created ?? null;
     },
 
-    async update(id: string, changes: Partial<Omit<AdminRow, 'id' | 'loginId' | 'loginKey' | 'createdAt'>>, executor: Db = db) {
-      const [row] = await executor.update(admins).set(changes).where(eq(admins.id, id)).returning();
+    async update(id: string, changes: Partial<Omit<AdminRow, 'id' | 'loginId' | 'loginKey' | 'createdAt'>>, tx: Locked<'admins'>) {
+      const [row] = await tx.update(admins).set(changes).where(eq(admins.id, id)).returning();
       return row ?? null;
     },
 
@@ -57,29 +58,29 @@ export function createAdminRepository(db: Db) {
      * Replaces an imported md5 hash by an argon2id one once its password was proven. Only while it
      * is still legacy: a password set meanwhile by someone else is never overwritten.
      */
-    async replaceLegacyPassword(id: string, passwordHash: string): Promise<void> {
-      await db
+    async replaceLegacyPassword(id: string, passwordHash: string, tx: Locked<'admins'>): Promise<void> {
+      await tx
         .update(admins)
         .set({ passwordHash, passwordLegacy: false })
         .where(and(eq(admins.id, id), eq(admins.passwordLegacy, true)));
     },
 
-    async delete(id: string, executor: Db = db): Promise<boolean> {
-      const rows = await executor.delete(admins).where(eq(admins.id, id)).returning({ id: admins.id });
+    async delete(id: string, tx: Locked<'admins'>): Promise<boolean> {
+      const rows = await tx.delete(admins).where(eq(admins.id, id)).returning({ id: admins.id });
       return rows.length > 0;
     },
 
     /**
-     * Locks every enabled super admin but `exceptId` and counts them, so that two concurrent
-     * demotions cannot both see "another super admin is left".
+     * Counts the enabled super admins but `exceptId`. Under the admins write lock no other writer
+     * can change them before this transaction ends, so two concurrent demotions cannot both see
+     * "another super admin is left" (and no row locks are taken in an order of their own).
      */
-    async lockOtherEnabledSupers(exceptId: string, executor: Db): Promise<number> {
-      const rows = await executor
-        .select({ id: admins.id })
+    async countOtherEnabledSupers(exceptId: string, tx: Locked<'admins'>): Promise<number> {
+      const [row] = await tx
+        .select({ n: count() })
         .from(admins)
-        .where(and(eq(admins.permission, 1), eq(admins.enabled, true), ne(admins.id, exceptId)))
-        .for('update');
-      return rows.length;
+        .where(and(eq(admins.permission, 1), eq(admins.enabled, true), ne(admins.id, exceptId)));
+      return Number(row.n);
     },
   };
 }

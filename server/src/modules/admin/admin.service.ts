@@ -7,6 +7,7 @@ import { ACCOUNT_MESSAGES } from '../../../../contract/account';
 import { DEFAULT_ADMIN_NICKNAME, DEFAULT_AVATAR } from '../../lib/defaults';
 import { AUDIT_ACTIONS } from '../../../../contract/audit';
 import type { Db } from '../../db/client';
+import { writeTransaction, type Locked } from '../../db/write-lock';
 import { admins as adminsTable } from '../../db/schema';
 import { checkGuard, diff, lockRow, missingRecord, type Actor, type Audit, type RevertGuard } from '../audit/audit';
 import type { AuthRepository } from '../auth/auth.repository';
@@ -42,12 +43,21 @@ export function createAdminService(deps: { db: Db; admins: AdminRepository; auth
     return row;
   }
 
-  /** Refuses a change that would leave no enabled super admin; call inside the transaction. */
-  async function keepOneSuper(target: AdminRow, stillSuper: boolean, tx: Db) {
+  /** Refuses a change that would leave no enabled super admin; call inside the admins-locked transaction. */
+  async function keepOneSuper(target: AdminRow, stillSuper: boolean, tx: Locked<'admins'>) {
     const isActiveSuper = target.permission === SUPER && target.enabled;
-    if (isActiveSuper && !stillSuper && (await admins.lockOtherEnabledSupers(target.id, tx)) === 0) {
+    if (isActiveSuper && !stillSuper && (await admins.countOtherEnabledSupers(target.id, tx)) === 0) {
       throw badRequest(ADMIN_MESSAGES.lastSuper);
     }
+  }
+
+  /**
+   * The actor's rights as they are now, under the admins lock: its token was checked before the
+   * lock was granted, and a super admin demoted, disabled or deleted meanwhile must not act.
+   */
+  async function mustStillBeSuper(actor: Actor, tx: Locked<'admins'>) {
+    const row = await admins.findById(actor.id, tx);
+    if (!row?.enabled || row.permission !== SUPER) throw forbidden();
   }
 
   return {
@@ -71,7 +81,7 @@ export function createAdminService(deps: { db: Db; admins: AdminRepository; auth
       checkAdminPassword(password, owner);
       if (await admins.findByLoginId(body.loginId)) throw conflict(ADMIN_MESSAGES.taken);
       const passwordHash = await hashPassword(password);
-      const created = await db.transaction(async (tx) => {
+      const created = await writeTransaction(db, ['admins'], async (tx) => {
         const inserted = await admins.insert(
           {
             id: newId(),
@@ -107,7 +117,8 @@ export function createAdminService(deps: { db: Db; admins: AdminRepository; auth
       }
       const passwordHash = body.loginPwd ? await hashPassword(body.loginPwd) : undefined;
 
-      const updated = await db.transaction(async (tx) => {
+      const updated = await writeTransaction(db, ['admins'], async (tx) => {
+        if (!isSelf) await mustStillBeSuper(actor, tx);
         const target = await lockRow(tx, adminsTable, id);
         if (!target) throw missingRecord(guard, notFound(ADMIN_MESSAGES.notFound));
         checkGuard(target, guard);
@@ -144,7 +155,8 @@ export function createAdminService(deps: { db: Db; admins: AdminRepository; auth
 
     async remove(actor: Actor, id: string): Promise<void> {
       if (actor.id === id) throw badRequest(ADMIN_MESSAGES.cannot);
-      await db.transaction(async (tx) => {
+      await writeTransaction(db, ['admins'], async (tx) => {
+        await mustStillBeSuper(actor, tx);
         const target = await lockRow(tx, adminsTable, id);
         if (!target) throw notFound(ADMIN_MESSAGES.notFound);
         await keepOneSuper(target, false, tx);

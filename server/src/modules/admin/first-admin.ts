@@ -1,4 +1,6 @@
 import type { Config } from '../../config';
+import type { Db } from '../../db/client';
+import { writeTransaction } from '../../db/write-lock';
 import { DEFAULT_AVATAR, FIRST_ADMIN_NICKNAME } from '../../lib/defaults';
 import { newId } from '../../lib/ids';
 import { hashPassword, randomAdminPassword } from '../../lib/passwords';
@@ -13,6 +15,7 @@ export interface FirstAdmin {
 
 /** On an empty admins table, creates the first super admin (ADMIN_LOGIN_ID / ADMIN_PASSWORD). */
 export async function ensureFirstSuperAdmin(
+  db: Db,
   admins: AdminRepository,
   config: Pick<Config, 'adminLoginId' | 'adminPassword'>,
 ): Promise<FirstAdmin> {
@@ -23,16 +26,22 @@ export async function ensureFirstSuperAdmin(
   const generatedPassword = config.adminPassword
     ? null
     : randomAdminPassword({ loginId: config.adminLoginId, nickname: FIRST_ADMIN_NICKNAME });
-  const created = await admins.insert({
-    id: newId(),
-    loginId: config.adminLoginId,
-    passwordHash: await hashPassword(config.adminPassword ?? generatedPassword!),
-    nickname: FIRST_ADMIN_NICKNAME,
-    avatar: DEFAULT_AVATAR,
-    permission: 1,
-    enabled: true,
-    createdAt: Date.now(),
-  });
+  const passwordHash = await hashPassword(config.adminPassword ?? generatedPassword!);
+  const created = await writeTransaction(db, ['admins'], (tx) =>
+    admins.insert(
+      {
+        id: newId(),
+        loginId: config.adminLoginId,
+        passwordHash,
+        nickname: FIRST_ADMIN_NICKNAME,
+        avatar: DEFAULT_AVATAR,
+        permission: 1,
+        enabled: true,
+        createdAt: Date.now(),
+      },
+      tx,
+    ),
+  );
   // Another process starting on the same database may have won the race.
   return created
     ? { loginId: config.adminLoginId, generatedPassword, created: true }

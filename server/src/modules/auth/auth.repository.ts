@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, count, desc, eq, gt, gte, inArray, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
 import { memoUntilWrite, type Db } from '../../db/client';
+import type { Locked } from '../../db/write-lock';
 import { direct } from '../../db/prepared';
 import {
   adminLogins,
@@ -224,8 +225,8 @@ export function createAuthRepository(db: Db) {
      * Accepts TOTP time step `step` for the admin unless it (or a later one) was accepted before:
      * one conditional update, so a code is good once even when two requests race with it.
      */
-    async claimTotpStep(adminId: string, step: number): Promise<boolean> {
-      const rows = await db
+    async claimTotpStep(adminId: string, step: number, tx: Locked<'admins'>): Promise<boolean> {
+      const rows = await tx
         .update(admins)
         .set({ totpLastStep: step })
         .where(and(eq(admins.id, adminId), or(isNull(admins.totpLastStep), lt(admins.totpLastStep, step))))

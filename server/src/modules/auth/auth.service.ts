@@ -7,6 +7,7 @@ import { AUTH_MESSAGES } from '../../../../contract/auth';
 import type { LoginAnswer, LoginBody, LoginResult } from '../../../../contract/auth';
 import { AUDIT_ACTIONS } from '../../../../contract/audit';
 import type { Db } from '../../db/client';
+import { writeTransaction } from '../../db/write-lock';
 import { canonicalLoginId } from '../../lib/account-names';
 import { AppError, badRequest, forbidden, sessionEnded, unauthorized } from '../../lib/errors';
 import { hashPassword, verifyAgainstNothing, verifyLegacyMd5, verifyPassword } from '../../lib/passwords';
@@ -235,7 +236,10 @@ export function createAuthService(deps: {
           : await verifyPassword(admin.passwordHash, body.loginPwd);
       const succeeded = Boolean(admin && passwordOk);
       // The first proof of an imported password is the moment to replace its md5 for good.
-      if (admin && succeeded && admin.passwordLegacy) await admins.replaceLegacyPassword(admin.id, await hashPassword(body.loginPwd));
+      if (admin && succeeded && admin.passwordLegacy) {
+        const passwordHash = await hashPassword(body.loginPwd);
+        await writeTransaction(deps.db, ['admins'], (tx) => admins.replaceLegacyPassword(admin.id, passwordHash, tx));
+      }
       // Attempts in flight are not failures; each counts once its password was checked. They
       // settle one at a time: once the limit is reached, the attempts still in flight learn
       // nothing of their password, so concurrent guesses get no more answers than sequential ones.
@@ -296,7 +300,7 @@ export function createAuthService(deps: {
         const secret = keyring.open(admin.totpSecret);
         const step = secret === null ? null : totpStep(secret, body.code, at);
         // A step already used (the same code again, or an older one) is as wrong as a wrong code.
-        succeeded = step !== null && (await repo.claimTotpStep(admin.id, step));
+        succeeded = step !== null && (await writeTransaction(deps.db, ['admins'], (tx) => repo.claimTotpStep(admin.id, step, tx)));
       } else {
         succeeded = await repo.consumeRecoveryCode(admin.id, keyring.recoveryHash(admin.id, body.recoveryCode!));
       }
