@@ -1,7 +1,8 @@
-import { Button, Popconfirm, Space } from 'antd';
+import { Button, Space } from 'antd';
 import type { Key } from 'react';
 import { batch, type BatchAction, type BatchResource } from '@/services/audit';
 import { message } from '@/utils/feedback';
+import { ConfirmAction } from './RowAction';
 
 export interface BatchActionSpec {
   action: BatchAction;
@@ -42,17 +43,15 @@ export function BatchBar({ resource, actions, selectedKeys, onClear, onDone }: B
     <Space wrap aria-label="批量操作" role="group">
       <span>已选择 {selectedKeys.length} 项</span>
       {actions.map((spec) => (
-        <Popconfirm
+        <ConfirmAction
           key={spec.action}
+          label={`批量${spec.label}`}
+          buttonType="default"
+          danger={spec.danger}
           title={`确定要${spec.label}选中的 ${selectedKeys.length} 条记录吗？`}
           okText={spec.label}
-          cancelText="取消"
           onConfirm={() => run(spec)}
-        >
-          <Button size="small" danger={spec.danger}>
-            批量{spec.label}
-          </Button>
-        </Popconfirm>
+        />
       ))}
       <Button size="small" type="link" onClick={onClear}>
         取消选择

@@ -20,6 +20,8 @@ interface ConfirmActionProps extends Omit<PopconfirmProps, 'children' | 'open'> 
    * disabled), or 取消 where a slip cannot be undone.
    */
   focus?: 'ok' | 'cancel';
+  /** The trigger's look: a link in a row (default), a plain button in a toolbar such as the bulk bar. */
+  buttonType?: ButtonProps['type'];
 }
 
 /**
@@ -32,6 +34,7 @@ export function ConfirmAction({
   danger,
   busy,
   focus = 'ok',
+  buttonType = 'link',
   okButtonProps,
   cancelButtonProps,
   onConfirm,
@@ -82,7 +85,7 @@ export function ConfirmAction({
         close();
       }}
     >
-      <RowAction ref={trigger} danger={danger} disabled={busy}>
+      <RowAction ref={trigger} type={buttonType} danger={danger} disabled={busy}>
         {label}
       </RowAction>
     </Popconfirm>

@@ -1,7 +1,7 @@
 import { history } from '@umijs/max';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { envelope } from '@/testing/fakeNetwork';
-import { clickSearch, JS_TYPE, listScreenNetwork, openList, pageReply } from '@/testing/listScreen';
+import { clickSearch, confirmButton, JS_TYPE, listScreenNetwork, openList, pageReply } from '@/testing/listScreen';
 import { listSearch, pageOf } from './useListTable';
 import type { CommentRow } from '../../contract/comment';
 import type { Issue } from '../../contract/issue';
@@ -135,7 +135,7 @@ describe('the selection is what the screen shows', () => {
     });
     expect(await screen.findByText('确定要删除选中的 1 条记录吗？')).toBeInTheDocument();
     await act(async () => {
-      fireEvent.click(screen.getByRole('button', { name: /^删\s*除$/ }));
+      fireEvent.click(confirmButton(/^删\s*除$/));
     });
     expect(await screen.findByText('已删除 1 条记录')).toBeInTheDocument();
     expect(net.sent.find((r) => r.method === 'POST')?.body).toEqual({ action: 'delete', ids: [issues[11]._id] });
