@@ -10,6 +10,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { sql, type SQL } from 'drizzle-orm';
 import pg, { Pool } from 'pg';
 import { listenForChanges, type FeedState } from './change-feed';
+import { ALL_LAYERS, setLayers, type Layers } from './layers';
 import { preparedStatements } from './pglite-statements';
 import { ABANDON_MARGIN_MS, type DatabaseTimeouts } from './timeouts';
 
@@ -83,6 +84,8 @@ export function memoUntilWrite<A extends unknown[], R>(
 export interface Database {
   db: Db;
   kind: 'embedded' | 'postgres';
+  /** Which optimisations run behind this handle (db/layers.ts). */
+  layers: Layers;
   /**
    * Applies the committed migrations, then computes what SQL cannot (db/login-keys.ts); safe when
    * several processes start at once.
@@ -93,6 +96,8 @@ export interface Database {
 }
 
 interface QueryObserver {
+  /** The optimisations to run (db/layers.ts); every one unless said otherwise. */
+  layers?: Layers;
   /**
    * Called with every statement drizzle sends and its parameters (tests count the round trips of
    * a call; the benchmark replays them through pgbench).
@@ -119,7 +124,10 @@ export type DatabaseOptions = QueryObserver &
     | {
         kind: 'embedded';
         dataDir: string | null;
-        /** Let memoUntilWrite remember answers; on by default (exact there). */
+        /**
+         * Let memoUntilWrite remember answers; on by default (exact there). It counts writes through
+         * the statement client, so it needs the `statements` layer as well as `sessions`.
+         */
         memo?: boolean;
       }
   );
@@ -262,16 +270,20 @@ const MIGRATION_LOCK_KEY = 7_001_2024;
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.kind === 'postgres') {
     const timeouts = options.timeouts;
+    const layers = options.layers ?? ALL_LAYERS;
     let writes = 0;
-    const feed = options.memo ? listenForChanges({ url: options.url, onState: options.onFeedState }) : null;
+    const feed = options.memo && layers.sessions ? listenForChanges({ url: options.url, onState: options.onFeedState }) : null;
     const pool = new Pool({
       connectionString: options.url,
       max: options.poolSize ?? DEFAULT_POOL_SIZE,
       // Without time-outs (the command-line tools) a long statement or lock wait is allowed.
       connectionTimeoutMillis: timeouts?.acquireMs ?? 10_000,
       ...(timeouts && { lock_timeout: timeouts.lockMs, statement_timeout: timeouts.statementMs }),
+      // Without the watch, pg's own query_timeout stops the wait (public, but it leaves the
+      // statement in flight on a connection that goes back to the pool: see poolClient).
+      ...(timeouts && !layers.watch && { query_timeout: timeouts.statementMs + ABANDON_MARGIN_MS }),
       Client: poolClient({
-        boundMs: timeouts ? timeouts.statementMs + ABANDON_MARGIN_MS : null,
+        boundMs: timeouts && layers.watch ? timeouts.statementMs + ABANDON_MARGIN_MS : null,
         onWrite: feed ? () => void writes++ : null,
       }),
       // A connection whose peer vanished without closing it is noticed instead of hanging.
@@ -285,6 +297,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // Its statement fails on its own (503), and the pool drops the broken client on release.
     pool.on('connect', (client) => client.on('error', () => undefined));
     const db = drizzlePg({ client: pool, schema, logger: queryLogger(options) }) as unknown as Db;
+    setLayers(db, layers);
     if (feed) {
       changeVersions.set(db, () => {
         const version = feed.version();
@@ -294,6 +307,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     return {
       db,
       kind: 'postgres',
+      layers,
       async migrate() {
         const client = await pool.connect();
         try {
@@ -325,18 +339,22 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     startParams: [...PGlite.defaultStartParams, ...EMBEDDED_SETTINGS.flatMap((setting) => ['-c', setting])],
   });
   await client.waitReady;
-  const statements = preparedStatements(client);
-  const db = drizzlePglite({ client: statements as unknown as PGlite, schema, logger: queryLogger(options) }) as unknown as Db;
-  if (options.memo !== false) changeVersions.set(db, statements.writes);
+  const layers = options.layers ?? ALL_LAYERS;
+  // Without the statement client, drizzle's own PGlite driver over PGlite's query().
+  const statements = layers.statements ? preparedStatements(client) : null;
+  const db = drizzlePglite({ client: (statements ?? client) as unknown as PGlite, schema, logger: queryLogger(options) }) as unknown as Db;
+  setLayers(db, layers);
+  if (statements && layers.sessions && options.memo !== false) changeVersions.set(db, statements.writes);
   return {
     db,
     kind: 'embedded',
+    layers,
     async migrate() {
-      statements.countWrite();
+      statements?.countWrite();
       try {
         await migratePglite(drizzlePglite({ client, schema }), { migrationsFolder: migrationsFolder() });
       } finally {
-        statements.countWrite();
+        statements?.countWrite();
       }
       await backfillLoginKeys(db);
     },

@@ -1,5 +1,7 @@
 import { Column, getTableName, is, Param, Placeholder, SQL, Subquery } from 'drizzle-orm';
 import { NodePgPreparedQuery } from 'drizzle-orm/node-postgres';
+import type { Db } from './client';
+import { layersOf } from './layers';
 
 /**
  * The parts of drizzle's node-postgres prepared query that running it needs (declared private in
@@ -103,8 +105,8 @@ function parameterMaker(params: unknown[]): (values: Record<string, unknown>) =>
  * list call's CPU in the server's profile). The query hook still sees every statement. On the
  * embedded database (or for anything but a select), drizzle's own execute is used.
  */
-export function direct<Q extends { execute(values?: Record<string, unknown>): Promise<unknown> }>(prepared: Q): Pick<Q, 'execute'> {
-  if (!is(prepared, NodePgPreparedQuery)) return prepared;
+export function direct<Q extends { execute(values?: Record<string, unknown>): Promise<unknown> }>(db: Db, prepared: Q): Pick<Q, 'execute'> {
+  if (!layersOf(db).direct || !is(prepared, NodePgPreparedQuery)) return prepared;
   const internals = prepared as unknown as PreparedInternals;
   const { fields, queryConfig, client, logger } = internals;
   if (!fields) return prepared;
