@@ -34,17 +34,14 @@ beforeAll(async () => {
   await database.migrate();
   const { db } = database;
   const client = (db as unknown as { $client: unknown }).$client;
-  plainDb = (
-    database.kind === 'embedded'
-      ? drizzlePglite({ client: client as never, schema })
-      : drizzlePg({ client: client as never, schema })
-  ) as unknown as Db;
+  plainDb = (database.kind === 'embedded'
+    ? drizzlePglite({ client: client as never, schema })
+    : drizzlePg({ client: client as never, schema })) as unknown as Db;
   setLayers(plainDb, PLAIN);
 
   // Random rows, the same every run (setseed), with many dates shared by several rows (ties go by id).
   const letters = `array[${LETTERS.map((letter) => `'${letter.replace(/'/g, "''")}'`).join(',')}]`;
-  const word = (n: number) =>
-    Array.from({ length: n }, () => `(${letters})[1 + floor(random() * ${LETTERS.length})::int]`).join(' || ');
+  const word = (n: number) => Array.from({ length: n }, () => `(${letters})[1 + floor(random() * ${LETTERS.length})::int]`).join(' || ');
   await db.transaction(async (tx) => {
     await tx.execute(sql`select setseed(0.42)`);
     await tx.execute(sql`
@@ -139,13 +136,12 @@ describe('the layered and the plain database', () => {
     );
     // A scan reads in batches; both must give every row once, newest first.
     await fc.assert(
-      fc.asyncProperty(filter, fc.constantFrom(1, 97, 1000), async (filter, batch) => {
+      fc.asyncProperty(filter, fc.constantFrom(13, 97, 1000), async (filter, batch) => {
         const all = async (repository: typeof fast) => {
           const ids: string[] = [];
           for await (const rows of repository.scan(filter, batch)) ids.push(...rows.map((row) => row.id));
           return ids;
         };
-        if (batch === 1 && !filter.issueTitle && !filter.typeId) return; // thousands of one-row batches: slow, nothing more to learn
         expect(await all(fast)).toEqual(await all(plain));
       }),
       { numRuns: 10, seed: 2025 },
@@ -159,19 +155,27 @@ describe('the layered and the plain database', () => {
       fc.asyncProperty(maybe(fc.constantFrom('user', 'book')), pageSize, position, async (entity, size, where) => {
         const first = await plain.list({ entity }, { current: 1, pageSize: size });
         const current = pageAt(where, size, first.count);
-        const [a, b] = await Promise.all([fast.list({ entity }, { current, pageSize: size }), plain.list({ entity }, { current, pageSize: size })]);
+        const [a, b] = await Promise.all([
+          fast.list({ entity }, { current, pageSize: size }),
+          plain.list({ entity }, { current, pageSize: size }),
+        ]);
         expect({ count: a.count, ids: a.data.map((row) => row.id) }).toEqual({ count: b.count, ids: b.data.map((row) => row.id) });
       }),
       { numRuns: 15, seed: 2026 },
     );
     // A write moves the kept counts and buckets; the plain side counts the rows themselves.
     await database.db.execute(sql`delete from issues where id in (select id from issues order by issue_date, id limit 37)`);
-    await database.db.execute(sql`update issues set issue_status = not issue_status where id in (select id from issues order by id limit 55)`);
+    await database.db.execute(
+      sql`update issues set issue_status = not issue_status where id in (select id from issues order by id limit 55)`,
+    );
     const fastIssues = createIssueRepository(database.db);
     const plainIssues = createIssueRepository(plainDb);
     for (const filter of [{}, { issueStatus: true }, { issueStatus: false, typeId: (2).toString(16).padStart(24, 'f') }]) {
       for (const current of [1, 45, 230]) {
-        const [a, b] = await Promise.all([fastIssues.list(filter, { current, pageSize: 10 }), plainIssues.list(filter, { current, pageSize: 10 })]);
+        const [a, b] = await Promise.all([
+          fastIssues.list(filter, { current, pageSize: 10 }),
+          plainIssues.list(filter, { current, pageSize: 10 }),
+        ]);
         expect(shape(a)).toEqual(shape(b));
       }
     }

@@ -37,7 +37,10 @@ export function parseLayers(text: string | undefined): Layers {
   const value = (text ?? '').trim();
   if (value === '' || value === 'all') return ALL_LAYERS;
   if (value === 'plain') return PLAIN;
-  const names = value.split(',').map((name) => name.trim()).filter(Boolean);
+  const names = value
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   const removing = names.every((name) => name.startsWith('-'));
   if (!removing && names.some((name) => name.startsWith('-'))) {
     throw new Error(`DB_LAYERS 不能混用开启与关闭（${value}）`);
