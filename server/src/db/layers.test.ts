@@ -95,6 +95,10 @@ const shape = (page: { count: number; countEstimated?: true; totalPage: number; 
   ids: page.data.map((row) => row.id),
 });
 
+// Each row carries its page's total (paginate reads it; the services copy only the contract's
+// fields): a search's comes back from PostgreSQL as a bigint's text, so it is compared as `count`.
+const rows = (page: { data: object[] }) => page.data.map(({ total: _total, ...row }: { total?: unknown }) => row);
+
 describe('the layered and the plain database', () => {
   it('answer the same pages of users, filtered, searched and paged anywhere', async () => {
     const fast = createUserRepository(database.db);
@@ -112,7 +116,7 @@ describe('the layered and the plain database', () => {
             plain.list(filter, { current, pageSize: size }),
           ]);
           expect(shape(a)).toEqual(shape(b));
-          expect(a.data).toEqual(b.data);
+          expect(rows(a)).toEqual(rows(b));
         },
       ),
       { numRuns: 40, seed: 2023 },
@@ -130,7 +134,7 @@ describe('the layered and the plain database', () => {
         const current = pageAt(where, size, first.count);
         const [a, b] = await Promise.all([fast.list(filter, { current, pageSize: size }), plain.list(filter, { current, pageSize: size })]);
         expect(shape(a)).toEqual(shape(b));
-        expect(a.data).toEqual(b.data);
+        expect(rows(a)).toEqual(rows(b));
       }),
       { numRuns: 30, seed: 2024 },
     );

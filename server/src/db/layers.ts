@@ -66,3 +66,11 @@ export function setLayers(handle: object, layers: Layers): void {
 export function layersOf(handle: object): Layers {
   return layersByHandle.get(handle) ?? ALL_LAYERS;
 }
+
+/**
+ * A suffix for the names of prepared statements whose text depends on the layers: on PostgreSQL a
+ * name is per connection, and two handles with other layers may share a pool (layers.test.ts).
+ */
+export function layersTag(layers: Layers): string {
+  return LAYERS.every((layer) => layers[layer]) ? '' : `_l${LAYERS.map((layer) => (layers[layer] ? 1 : 0)).join('')}`;
+}

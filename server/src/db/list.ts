@@ -4,7 +4,7 @@ import { DEFAULT_PAGE_SIZE, FIRST_PAGE, SEARCH_EXACT_COUNT_UP_TO, type Page } fr
 import { likePattern } from '../lib/filters';
 import type { PageRequest } from '../lib/paging';
 import { queryRows, type Db } from './client';
-import { layersOf } from './layers';
+import { layersOf, layersTag } from './layers';
 import { BUCKET_ANCHOR_FROM, bucketKey, keptTotal, pageIdsByBuckets, type CountKey, type CountedList } from './list-counts';
 import { direct } from './prepared';
 
@@ -379,6 +379,7 @@ export function defineList<F extends string, R extends { total: number }>(
   // Without `search`, a text filter is ILIKE alone and counted exactly; without `counts`, every
   // total is a count(*); without `buckets`, a deep page skips its offset (db/layers.ts).
   const layers = layersOf(db);
+  const prefix = `${definition.name}${layersTag(layers)}`;
 
   /**
    * The filters and the total, with these values or with placeholders for them. A text filter has
@@ -433,7 +434,7 @@ export function defineList<F extends string, R extends { total: number }>(
         definition
           .rows(source)
           .orderBy(...order)
-          .prepare(`${definition.name}_list_${key}`),
+          .prepare(`${prefix}_list_${key}`),
       );
       statements.set(key, statement);
     }
@@ -464,7 +465,7 @@ export function defineList<F extends string, R extends { total: number }>(
         definition
           .rows({ query: db, pageIds, total })
           .orderBy(...order)
-          .prepare(`${definition.name}_list_deep_${key}`),
+          .prepare(`${prefix}_list_deep_${key}`),
       );
       deeps.set(key, statement);
     }
@@ -558,7 +559,7 @@ export function defineList<F extends string, R extends { total: number }>(
         definition
           .rows({ query: db, pageIds: sql`(${ids}) as page`, total: sql<number>`0` })
           .orderBy(...order)
-          .prepare(`${definition.name}_scan_${key}`),
+          .prepare(`${prefix}_scan_${key}`),
       );
       scans.set(key, statement);
     }
