@@ -2,6 +2,8 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { buildApp } from '../src/app';
 import { loadConfig, type Config } from '../src/config';
 import { DEFAULT_TIMEOUTS, openDatabase, type Database } from '../src/db/client';
+import { configuredLayers } from '../src/db/configured';
+import type { Layers } from '../src/db/layers';
 import { scratchDatabase } from './live/postgres';
 import { createAdminRepository } from '../src/modules/admin/admin.repository';
 import { ensureFirstSuperAdmin } from '../src/modules/admin/first-admin';
@@ -31,16 +33,19 @@ export class TestClock {
  */
 export async function freshDatabase(
   onQuery: (sql: string) => void = () => undefined,
+  // DB_LAYERS as the server reads it (npm run test:server:plain runs the suite on none); a test
+  // of one layer's own behaviour turns that layer on.
+  layers: Layers = configuredLayers(),
 ): Promise<{ database: Database; drop: () => Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
-    const database = await openDatabase({ kind: 'embedded', dataDir: null, onQuery });
+    const database = await openDatabase({ kind: 'embedded', dataDir: null, onQuery, layers });
     return { database, drop: async () => undefined };
   }
   const { url, drop } = await scratchDatabase(adminUrl, 'cs_test');
   // The server's own bounds on waiting and its sessions kept in memory (the change feed), so that
   // the suites see what production does.
-  const database = await openDatabase({ kind: 'postgres', url, poolSize: 5, timeouts: DEFAULT_TIMEOUTS, onQuery, memo: true });
+  const database = await openDatabase({ kind: 'postgres', url, poolSize: 5, timeouts: DEFAULT_TIMEOUTS, onQuery, memo: true, layers });
   return { database, drop };
 }
 
@@ -71,11 +76,14 @@ export function bearer(token: string) {
   return { authorization: `Bearer ${token}` };
 }
 
-export async function createTestContext(env: Record<string, string> = {}): Promise<TestContext> {
+export async function createTestContext(
+  env: Record<string, string> = {},
+  { layers = configuredLayers() }: { layers?: Layers } = {},
+): Promise<TestContext> {
   let queries = 0;
   const { database, drop } = await freshDatabase(() => {
     queries++;
-  });
+  }, layers);
   await database.migrate();
   const config = loadConfig({
     NODE_ENV: 'test',

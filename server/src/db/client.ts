@@ -9,12 +9,15 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { sql, type SQL } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
-import pg, { Pool } from 'pg';
+import { Pool } from 'pg';
 import { listenForChanges, type FeedState } from './change-feed';
+import { ALL_LAYERS, setLayers, type Layers } from './layers';
 import { preparedStatements } from './pglite-statements';
+import { poolClient } from './statement-watch';
 import { ABANDON_MARGIN_MS, type DatabaseTimeouts } from './timeouts';
 
 export { DEFAULT_TIMEOUTS, type DatabaseTimeouts } from './timeouts';
+export { STATEMENT_WATCH_MS } from './statement-watch';
 import { backfillLoginKeys } from './login-keys';
 import * as schema from './schema';
 
@@ -82,6 +85,8 @@ export function memoUntilWrite<A extends unknown[], R>(
 export interface Database {
   db: Db;
   kind: 'embedded' | 'postgres';
+  /** Which optimisations run behind this handle (db/layers.ts). */
+  layers: Layers;
   /**
    * Applies the committed migrations, then computes what SQL cannot (db/login-keys.ts); safe when
    * several processes start at once.
@@ -92,6 +97,8 @@ export interface Database {
 }
 
 interface QueryObserver {
+  /** The optimisations to run (db/layers.ts); every one unless said otherwise. */
+  layers?: Layers;
   /**
    * Called with every statement drizzle sends and its parameters (tests count the round trips of
    * a call; the benchmark replays them through pgbench).
@@ -118,7 +125,10 @@ export type DatabaseOptions = QueryObserver &
     | {
         kind: 'embedded';
         dataDir: string | null;
-        /** Let memoUntilWrite remember answers; on by default (exact there). */
+        /**
+         * Let memoUntilWrite remember answers; on by default (exact there). It counts writes through
+         * the statement client, so it needs the `statements` layer as well as `sessions`.
+         */
         memo?: boolean;
       }
   );
@@ -133,109 +143,6 @@ function migrationsFolder(): string {
   const found = candidates.find((dir) => fs.existsSync(path.join(dir, 'meta', '_journal.json')));
   if (!found) throw new Error(`找不到数据库迁移目录（查找过 ${candidates.join('、')}）`);
   return found;
-}
-
-type QueryCallback = (error: Error | null, result?: unknown) => void;
-
-/** Whether a statement's outcome may have changed data: anything but a SELECT that succeeded. */
-function mayHaveWritten(error: Error | null, result: unknown): boolean {
-  return error !== null || (result as { command?: string } | undefined)?.command !== 'SELECT';
-}
-
-/** How often the statement watch (poolClient) looks for statements past their bound. */
-export const STATEMENT_WATCH_MS = 50;
-
-/**
- * The pool's pg Client, with what the server needs around each statement.
- *
- * `boundMs`: the connection is dropped when a statement has had no answer `boundMs` after it was
- * sent (at most STATEMENT_WATCH_MS later). node-postgres's own query_timeout only stops waiting:
- * the statement stays in flight on the connection, which goes back to the pool with its
- * transaction in an unknown state, and the next caller's statements queue behind it. Dropping the
- * connection fails the statement at once (a 503), makes the pool discard the client, and leaves
- * PostgreSQL to roll back whatever the connection had begun. One watch per pool looks at the
- * oldest unanswered statement of each connection a few times a second: a timer set and cleared
- * per statement cost every call a few per cent of its CPU.
- *
- * `onWrite`: called once a statement that may have written has finished (a COMMIT included), for
- * memoUntilWrite: this process's own writes are known at once, before any notification.
- */
-function poolClient({ boundMs, onWrite }: { boundMs: number | null; onWrite: (() => void) | null }): typeof pg.Client {
-  if (boundMs === null && onWrite === null) return pg.Client;
-  // Per connection, when each of its unanswered statements was sent: a connection answers its
-  // statements in the order they were sent, so the first is the oldest. The watch runs while the
-  // pool has connections.
-  const unanswered = new Map<pg.Client, number[]>();
-  let watch: NodeJS.Timeout | null = null;
-  const sweep = (bound: number) => {
-    const now = performance.now();
-    for (const [client, sent] of unanswered) {
-      if (sent.length && now - sent[0] >= bound) {
-        sent.length = 0;
-        (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
-      }
-    }
-  };
-  // Not named *Pool*: drizzle takes any client whose class name contains "Pool" for a pool.
-  return class ServerClient extends pg.Client {
-    private readonly sent: number[] = [];
-
-    constructor(config?: string | pg.ClientConfig) {
-      super(config);
-      if (boundMs === null) return;
-      unanswered.set(this, this.sent);
-      watch ??= setInterval(sweep, STATEMENT_WATCH_MS, boundMs).unref();
-      this.once('end', () => {
-        unanswered.delete(this);
-        if (unanswered.size === 0 && watch) {
-          clearInterval(watch);
-          watch = null;
-        }
-      });
-    }
-
-    // pg's query() has many overloads; this one forwards them all.
-    // biome-ignore lint/suspicious/noExplicitAny: pg's query() overloads take and give any; this forwards them all.
-    query(config: any, values?: any, callback?: any): any {
-      // Cursors and other submittables keep a portal open across calls (and only read): left as they are.
-      if (typeof config?.submit === 'function') return super.query(config, values, callback);
-      if (typeof values === 'function') [values, callback] = [undefined, values];
-      if (boundMs !== null) this.sent.push(performance.now());
-      const settle = (error: Error | null, result: unknown) => {
-        this.sent.shift();
-        if (onWrite && mayHaveWritten(error, result)) onWrite();
-      };
-      if (typeof callback === 'function') {
-        const done = callback as QueryCallback;
-        return this.submitted(() =>
-          super.query(config, values, (error: Error | null, result: unknown) => {
-            settle(error, result);
-            done(error, result);
-          }),
-        );
-      }
-      return (this.submitted(() => super.query(config, values)) as Promise<unknown>).then(
-        (result) => {
-          settle(null, result);
-          return result;
-        },
-        (error: Error) => {
-          settle(error, undefined);
-          throw error;
-        },
-      );
-    }
-
-    /** A statement that failed before it was sent is no longer waited for. */
-    private submitted<T>(send: () => T): T {
-      try {
-        return send();
-      } catch (error) {
-        this.sent.pop();
-        throw error;
-      }
-    }
-  } as unknown as typeof pg.Client;
 }
 
 /**
@@ -261,16 +168,20 @@ const MIGRATION_LOCK_KEY = 7_001_2024;
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.kind === 'postgres') {
     const timeouts = options.timeouts;
+    const layers = options.layers ?? ALL_LAYERS;
     let writes = 0;
-    const feed = options.memo ? listenForChanges({ url: options.url, onState: options.onFeedState }) : null;
+    const feed = options.memo && layers.sessions ? listenForChanges({ url: options.url, onState: options.onFeedState }) : null;
     const pool = new Pool({
       connectionString: options.url,
       max: options.poolSize ?? DEFAULT_POOL_SIZE,
       // Without time-outs (the command-line tools) a long statement or lock wait is allowed.
       connectionTimeoutMillis: timeouts?.acquireMs ?? 10_000,
       ...(timeouts && { lock_timeout: timeouts.lockMs, statement_timeout: timeouts.statementMs }),
+      // Without the watch, pg's own query_timeout stops the wait (public, but it leaves the
+      // statement in flight on a connection that goes back to the pool: see poolClient).
+      ...(timeouts && !layers.watch && { query_timeout: timeouts.statementMs + ABANDON_MARGIN_MS }),
       Client: poolClient({
-        boundMs: timeouts ? timeouts.statementMs + ABANDON_MARGIN_MS : null,
+        boundMs: timeouts && layers.watch ? timeouts.statementMs + ABANDON_MARGIN_MS : null,
         onWrite: feed ? () => void writes++ : null,
       }),
       // A connection whose peer vanished without closing it is noticed instead of hanging.
@@ -284,6 +195,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // Its statement fails on its own (503), and the pool drops the broken client on release.
     pool.on('connect', (client) => client.on('error', () => undefined));
     const db = drizzlePg({ client: pool, schema, logger: queryLogger(options) }) as unknown as Db;
+    setLayers(db, layers);
     if (feed) {
       changeVersions.set(db, () => {
         const version = feed.version();
@@ -293,6 +205,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     return {
       db,
       kind: 'postgres',
+      layers,
       async migrate() {
         const client = await pool.connect();
         try {
@@ -324,18 +237,22 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     startParams: [...PGlite.defaultStartParams, ...EMBEDDED_SETTINGS.flatMap((setting) => ['-c', setting])],
   });
   await client.waitReady;
-  const statements = preparedStatements(client);
-  const db = drizzlePglite({ client: statements as unknown as PGlite, schema, logger: queryLogger(options) }) as unknown as Db;
-  if (options.memo !== false) changeVersions.set(db, statements.writes);
+  const layers = options.layers ?? ALL_LAYERS;
+  // Without the statement client, drizzle's own PGlite driver over PGlite's query().
+  const statements = layers.statements ? preparedStatements(client) : null;
+  const db = drizzlePglite({ client: (statements ?? client) as unknown as PGlite, schema, logger: queryLogger(options) }) as unknown as Db;
+  setLayers(db, layers);
+  if (statements && layers.sessions && options.memo !== false) changeVersions.set(db, statements.writes);
   return {
     db,
     kind: 'embedded',
+    layers,
     async migrate() {
-      statements.countWrite();
+      statements?.countWrite();
       try {
         await migratePglite(drizzlePglite({ client, schema }), { migrationsFolder: migrationsFolder() });
       } finally {
-        statements.countWrite();
+        statements?.countWrite();
       }
       await backfillLoginKeys(db);
     },

@@ -3,6 +3,15 @@ import type { Config } from '../config';
 import { lockDataDir } from '../lib/data-dir-lock';
 import type { FeedState } from './change-feed';
 import { openDatabase, type Database, type DatabaseTimeouts } from './client';
+import { parseLayers, type Layers } from './layers';
+
+/**
+ * The optimisations DB_LAYERS asks for (db/layers.ts; `plain`: none, the reference
+ * implementation). Read here rather than in config.ts: only the opening of the database uses it.
+ */
+export function configuredLayers(env: NodeJS.ProcessEnv = process.env): Layers {
+  return parseLayers(env.DB_LAYERS);
+}
 
 /**
  * The database the configuration names, for the server and the command-line tools alike:
@@ -19,8 +28,10 @@ export async function openConfiguredDatabase(
     timeouts?: DatabaseTimeouts;
     memo?: boolean;
     onFeedState?: (state: FeedState) => void;
+    layers?: Layers;
   } = {},
 ): Promise<Database> {
+  const layers = options.layers ?? configuredLayers();
   const release = config.databaseUrl ? () => undefined : lockDataDir(config.dataDir);
   let database: Database;
   try {
@@ -33,8 +44,9 @@ export async function openConfiguredDatabase(
             timeouts: options.timeouts,
             memo: options.memo,
             onFeedState: options.onFeedState,
+            layers,
           }
-        : { kind: 'embedded', dataDir: path.join(config.dataDir, 'pglite'), memo: options.memo ?? true },
+        : { kind: 'embedded', dataDir: path.join(config.dataDir, 'pglite'), memo: options.memo ?? true, layers },
     );
   } catch (error) {
     release();

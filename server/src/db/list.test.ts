@@ -29,7 +29,7 @@ describe('pages of a counted list read from the nearer end', () => {
       );
       for (const limit of [1, 7, 10]) {
         for (let offset = 0; offset <= plain.length + limit; offset++) {
-          const { pageIds, total } = nearestEndPage({ table: auditLog, where, date: auditLog.at, id: auditLog.id, limit, offset });
+          const { pageIds, total } = nearestEndPage({ db, table: auditLog, where, date: auditLog.at, id: auditLog.id, limit, offset });
           const found = await queryRows<{ id: number; total: number }>(
             db,
             sql`select page.id, ${total} as total from ${pageIds} join audit_log a on a.id = page.id order by a.at desc, a.id desc`,

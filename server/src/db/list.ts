@@ -4,6 +4,7 @@ import { DEFAULT_PAGE_SIZE, FIRST_PAGE, SEARCH_EXACT_COUNT_UP_TO, type Page } fr
 import { likePattern } from '../lib/filters';
 import type { PageRequest } from '../lib/paging';
 import { queryRows, type Db } from './client';
+import { layersOf, layersTag } from './layers';
 import { BUCKET_ANCHOR_FROM, bucketKey, keptTotal, pageIdsByBuckets, type CountKey, type CountedList } from './list-counts';
 import { direct } from './prepared';
 
@@ -285,6 +286,8 @@ export function roundEstimate(estimate: number): number {
  * walks read ids only (index-only scans).
  */
 export function nearestEndPage(o: {
+  /** The database the page is read from: without its `nearestEnd` layer, a plain LIMIT/OFFSET and count(*). */
+  db: Db;
   table: PgTable;
   where: SQL | undefined;
   date: PgColumn;
@@ -298,6 +301,15 @@ export function nearestEndPage(o: {
   const where = o.where ?? sql`true`;
   const limit = sql`${o.limit}::bigint`;
   const offset = sql`${o.offset}::bigint`;
+  if (!layersOf(o.db).nearestEnd) {
+    return {
+      pageIds: sql`(
+        select ${o.id} as id, (select count(*) from ${o.table} where ${where})::int as total from ${o.table} where ${where}
+        order by ${o.date} desc nulls last, ${o.id} desc nulls last limit ${limit} offset ${offset}
+      ) as page`,
+      total: sql<number>`page.total`,
+    };
+  }
   // From the newest when no more rows lie above the page than below it.
   const fromNewest = sql`${offset} * 2 + ${limit} <= n`;
   // Each walk's limit is the page size as given, so that the planner expects a page and joins
@@ -364,6 +376,10 @@ export function defineList<F extends string, R extends { total: number }>(
 ): PagedList<F, Omit<R, 'total'>> {
   const filters = Object.entries(definition.filters) as Array<[F, ListFilter]>;
   const order = newestFirst(definition.date, definition.id);
+  // Without `search`, a text filter is ILIKE alone and counted exactly; without `counts`, every
+  // total is a count(*); without `buckets`, a deep page skips its offset (db/layers.ts).
+  const layers = layersOf(db);
+  const prefix = `${definition.name}${layersTag(layers)}`;
 
   /**
    * The filters and the total, with these values or with placeholders for them. A text filter has
@@ -377,7 +393,7 @@ export function defineList<F extends string, R extends { total: number }>(
         ...given.map(([name, filter]) => {
           if (filter.kind === 'exact') return eq(filter.column, values[name]);
           const contains = ilike(filter.column, values[name] as string);
-          if (!indexed) return contains;
+          if (!indexed || !layers.search) return contains;
           const grams = sql`search_grams(${filter.column}) @> search_term_grams(${values[termKey(name)]})`;
           // A short term's gram is the match itself: ILIKE would only test every match again
           // (half the time of reading a common term's every match).
@@ -385,18 +401,18 @@ export function defineList<F extends string, R extends { total: number }>(
         }),
       );
     const where = match(true);
-    const textFiltered = given.some(([, filter]) => filter.kind === 'text');
+    const textFiltered = layers.search && given.some(([, filter]) => filter.kind === 'text');
     const search: SearchOptions = {
       table: definition.table,
       date: definition.date,
       id: definition.id,
       where,
       walkWhere: match(false),
-      tableRows: keptTotal(definition.counted),
+      tableRows: layers.counts ? keptTotal(definition.counted) : countedTotal(definition.table, undefined),
     };
     // Kept when every given filter is a key of the kept counts; a search is counted up to a cap
     // (searchCtes); anything else is counted.
-    const kept = given.every(([, filter]) => filter.kind === 'exact' && filter.countKey);
+    const kept = layers.counts && given.every(([, filter]) => filter.kind === 'exact' && filter.countKey);
     const key: CountKey = Object.fromEntries(given.map(([name, filter]) => [(filter as ExactFilter).countKey, values[name]]));
     const total = kept ? keptTotal(definition.counted, key) : textFiltered ? searchTotal(search) : countedTotal(definition.table, where);
     return { where, total, search: textFiltered ? search : null };
@@ -414,10 +430,11 @@ export function defineList<F extends string, R extends { total: number }>(
         ? searchPageSource(db, search)
         : pageSource(db, { table: definition.table, date: definition.date, id: definition.id, where, total });
       statement = direct(
+        db,
         definition
           .rows(source)
           .orderBy(...order)
-          .prepare(`${definition.name}_list_${key}`),
+          .prepare(`${prefix}_list_${key}`),
       );
       statements.set(key, statement);
     }
@@ -426,7 +443,7 @@ export function defineList<F extends string, R extends { total: number }>(
 
   // Deep pages of the combinations of filters list_buckets counts: one statement each, made on
   // first use; the kept buckets find where the page starts (see pageIdsByBuckets).
-  const bucketed = new Set((definition.buckets ?? []).map((names) => [...names].sort().join('_') || 'all'));
+  const bucketed = new Set((layers.buckets ? (definition.buckets ?? []) : []).map((names) => [...names].sort().join('_') || 'all'));
   const deeps = new Map<string, { execute(values?: Record<string, unknown>): Promise<R[]> }>();
   function deepFor(given: F[]) {
     const key = given.join('_') || 'all';
@@ -444,10 +461,11 @@ export function defineList<F extends string, R extends { total: number }>(
         offset: sql.placeholder('offset'),
       });
       statement = direct(
+        db,
         definition
           .rows({ query: db, pageIds, total })
           .orderBy(...order)
-          .prepare(`${definition.name}_list_deep_${key}`),
+          .prepare(`${prefix}_list_deep_${key}`),
       );
       deeps.set(key, statement);
     }
@@ -537,10 +555,11 @@ export function defineList<F extends string, R extends { total: number }>(
               .orderBy(...order)
               .limit(batchSize);
       statement = direct(
+        db,
         definition
           .rows({ query: db, pageIds: sql`(${ids}) as page`, total: sql<number>`0` })
           .orderBy(...order)
-          .prepare(`${definition.name}_scan_${key}`),
+          .prepare(`${prefix}_scan_${key}`),
       );
       scans.set(key, statement);
     }

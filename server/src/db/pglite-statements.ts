@@ -1,6 +1,9 @@
 import { messages, protocol, type PGlite, type Results } from '@electric-sql/pglite';
 import { LRUCache } from 'lru-cache';
 
+// The `statements` layer (db/layers.ts, docs/decisions/0010): it runs under PGlite's private
+// `_runExclusive*` locks, so pglite-statements.test.ts checks it against PGlite's own query().
+
 type Parser = (value: string, typeId: number) => unknown;
 type Serializer = (value: unknown) => string;
 

@@ -1,5 +1,10 @@
 import { Column, getTableName, is, Param, Placeholder, SQL, Subquery } from 'drizzle-orm';
 import { NodePgPreparedQuery } from 'drizzle-orm/node-postgres';
+import type { Db } from './client';
+import { layersOf } from './layers';
+
+// The `direct` layer (db/layers.ts, docs/decisions/0010): it reads drizzle's private fields, so
+// prepared.test.ts checks it against drizzle's own execute on every run.
 
 /**
  * The parts of drizzle's node-postgres prepared query that running it needs (declared private in
@@ -101,10 +106,10 @@ function parameterMaker(params: unknown[]): (values: Record<string, unknown>) =>
  * objects with a function made for this statement, where drizzle's own mapping walked every
  * field's path and checked every field's class again for each row of each call (a sixth of a
  * list call's CPU in the server's profile). The query hook still sees every statement. On the
- * embedded database (or for anything but a select), drizzle's own execute is used.
+ * embedded database (or for anything but a select, or with the layer off), drizzle's own execute is used.
  */
-export function direct<Q extends { execute(values?: Record<string, unknown>): Promise<unknown> }>(prepared: Q): Pick<Q, 'execute'> {
-  if (!is(prepared, NodePgPreparedQuery)) return prepared;
+export function direct<Q extends { execute(values?: Record<string, unknown>): Promise<unknown> }>(db: Db, prepared: Q): Pick<Q, 'execute'> {
+  if (!layersOf(db).direct || !is(prepared, NodePgPreparedQuery)) return prepared;
   const internals = prepared as unknown as PreparedInternals;
   const { fields, queryConfig, client, logger } = internals;
   if (!fields) return prepared;

@@ -4,12 +4,15 @@ import { SEARCH_EXACT_COUNT_UP_TO } from '../../../contract/paging';
 import { bearer, createTestContext, type TestContext } from '../../test/harness';
 import { likePattern } from '../lib/filters';
 import { queryRows } from './client';
+import { configuredLayers } from './configured';
 import { gramIsMatch, roundEstimate } from './list';
 
 let t: TestContext;
 let root: string;
 beforeAll(async () => {
-  t = await createTestContext();
+  // These are the `search` layer's own cases (the cap, the estimate, the three ways to a page):
+  // on with whatever else DB_LAYERS says. The plain path is compared with it in layers.test.ts.
+  t = await createTestContext({}, { layers: { ...configuredLayers(), search: true } });
   root = await t.rootToken();
 });
 afterAll(() => t.close());

@@ -1,7 +1,32 @@
+import net from 'node:net';
 import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import { scratchDatabase } from '../../test/live/postgres';
 import { openDatabase, queryRows, STATEMENT_WATCH_MS, type Database } from './client';
+import { socketOf } from './statement-watch';
 import { ABANDON_MARGIN_MS } from './timeouts';
+
+// The watch drops a connection through pg's undocumented `connection.stream`: this fails, on any
+// database, when a pg upgrade takes it away or it no longer ends the connection.
+describe("pg's connection socket, as the watch uses it", () => {
+  it('is there, and destroying it fails the connection at once', async () => {
+    const sockets: net.Socket[] = [];
+    // A peer that accepts and never answers: the connection waits for its first reply.
+    const silent = net.createServer((socket) => void sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as net.AddressInfo;
+    const client = new pg.Client({ host: '127.0.0.1', port, user: 'nobody', database: 'none' });
+    client.on('error', () => undefined);
+    const connecting = client.connect();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const started = performance.now();
+    socketOf(client).destroy();
+    await expect(connecting).rejects.toThrow();
+    expect(performance.now() - started).toBeLessThan(1000);
+    for (const socket of sockets) socket.destroy();
+    await new Promise((resolve) => silent.close(resolve));
+  });
+});
 
 /**
  * The client's own bound on a statement (poolClient's watch), for a PostgreSQL that does not

@@ -78,7 +78,7 @@ export function createAuditRepository(db: Db) {
       const where = whereOf(filter);
       return paginate<AuditRow>(page, {
         rows: (limit, offset) => {
-          const { pageIds, total } = nearestEndPage({ table: auditLog, where, date: auditLog.at, id: auditLog.id, limit, offset });
+          const { pageIds, total } = nearestEndPage({ db, table: auditLog, where, date: auditLog.at, id: auditLog.id, limit, offset });
           return db
             .select({ ...getTableColumns(auditLog), total })
             .from(auditLog)

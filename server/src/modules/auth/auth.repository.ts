@@ -28,6 +28,7 @@ export function createAuthRepository(db: Db) {
   // Every guarded request runs this lookup: prepared once per connection, it is neither built by
   // drizzle nor parsed and planned by the database again.
   const sessionAdmin = direct(
+    db,
     db
       .select({
         id: admins.id,

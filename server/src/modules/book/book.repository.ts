@@ -34,6 +34,7 @@ export function createBookRepository(db: Db) {
   });
   // Prepared once per connection (see the session lookup in the auth repository).
   const byId = direct(
+    db,
     db
       .select()
       .from(books)

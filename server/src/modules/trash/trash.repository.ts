@@ -173,7 +173,7 @@ export function createTrashRepository(db: Db) {
       // the bin is small (retention), and counted on each call, its page read from the nearer end.
       const { count: total, data } = await paginate<TrashRow>(page, {
         rows: (limit, offset) => {
-          const { pageIds, total } = nearestEndPage({ table: trash, where, date: trash.deletedAt, id: trash.id, limit, offset });
+          const { pageIds, total } = nearestEndPage({ db, table: trash, where, date: trash.deletedAt, id: trash.id, limit, offset });
           return db
             .select({ ...listColumns, total })
             .from(trash)
