@@ -139,12 +139,16 @@ describe('a moderator with the keyboard alone', () => {
     await page.keyboard.press('Space');
     await page.getByText('已选择 1 项').waitFor();
 
-    // The bulk bar sits above the table: back from the checkbox.
-    const stops = await tabUntil((now) => now.name === 'BUTTON 批量审核通过', { back: true, max: 40 });
+    // The bulk bar comes after the table's rows in tab order: forward from the checkbox.
+    const stops = await tabUntil((now) => now.name === 'BUTTON 批量审核通过', { max: 40 });
     expect(unseen(stops)).toEqual([]);
     await page.keyboard.press('Enter');
     await page.getByText('确定要审核通过选中的 1 条记录吗？').waitFor();
-    await tabUntil((now) => now.name === 'BUTTON 审核通过' && now.popup, { max: 10 });
+    // The confirmation takes the focus on its own button.
+    await eventually(async () => {
+      const now = await focused(page);
+      return now?.popup ? now.name : '';
+    }, 'BUTTON 审核通过');
     await page.keyboard.press('Enter');
     await expectMessage(page, '已审核通过 1 条记录');
     await eventually(
