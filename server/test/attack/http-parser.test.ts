@@ -1,6 +1,7 @@
 import net from 'node:net';
 import { createTestContext, type TestContext } from '../harness';
 import { CJK } from './support';
+import { ERROR_CODES } from '../../../contract/envelope';
 
 /**
  * What Node's HTTP parser refuses before any route runs, sent byte for byte over a real socket:
@@ -44,7 +45,9 @@ function expectEnvelope(answer: { status: number; headers: Record<string, string
   expect(answer.status).toBe(status);
   expect(answer.headers['content-type']).toMatch(/^application\/json/);
   const body = JSON.parse(answer.body);
-  expect(body).toEqual({ success: false, code: status, msg: expect.stringMatching(CJK), data: null });
+  // A 401 says why in errorCode (additive; old clients read code and msg only).
+  const why = status === 401 ? { errorCode: ERROR_CODES.sessionExpired } : {};
+  expect(body).toEqual({ success: false, code: status, msg: expect.stringMatching(CJK), data: null, ...why });
 }
 
 describe('errors of the HTTP parser answer the envelope', () => {

@@ -25,6 +25,8 @@ const RULES: Record<string, 'public' | 'admin' | 'super' | 'self'> = {
   'POST /api/admin/me/2fa/enable': 'admin',
   'POST /api/admin/me/2fa/setup': 'admin',
   'POST /api/admin/me/2fa/disable': 'admin',
+  'GET /api/admin/me/2fa/recovery-codes': 'admin',
+  'POST /api/admin/me/2fa/recovery-codes': 'admin',
   'GET /api/admin/me/sessions': 'admin',
   'DELETE /api/admin/me/sessions/:sessionId': 'admin',
   'DELETE /api/admin/me/sessions': 'admin',
@@ -70,6 +72,7 @@ const RULES: Record<string, 'public' | 'admin' | 'super' | 'self'> = {
   // A normal admin sees only their own entries (checked in audit.test.ts); a revert needs what the
   // reverted change needed, checked by that record's own update.
   'GET /api/audit': 'admin',
+  'GET /api/audit/export': 'admin',
   'GET /api/audit/:entity/:id': 'admin',
   'POST /api/audit/:auditId/revert': 'admin',
   // A bulk delete of users is a super admin's (checked in audit.test.ts), enabling and disabling any admin's.

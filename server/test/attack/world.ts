@@ -73,6 +73,7 @@ export function validBody(
     'POST /api/admin/me/password': { currentPassword: ownPassword, newPassword: ownPassword },
     'POST /api/admin/me/2fa/enable': { code: '123456' },
     'POST /api/admin/me/2fa/disable': { currentPassword: ownPassword, code: '123456' },
+    'POST /api/admin/me/2fa/recovery-codes': { currentPassword: ownPassword },
     // Off: on, it would hold every admin of the world without two-step sign-in to the setup calls.
     'PATCH /api/settings/security': { require2fa: false },
     'POST /api/admin': { loginId: `a-${unique}`, loginPwd: 'password-123', permission: 2 },

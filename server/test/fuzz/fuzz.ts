@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import fc from 'fast-check';
+import { ERROR_CODES } from '../../../contract/envelope';
 import { admins, books, comments, interviews, issues, loginFailures, settings, types, users } from '../../src/db/schema';
 import { newId } from '../../src/lib/ids';
 import { hashPassword } from '../../src/lib/passwords';
@@ -563,9 +564,12 @@ export function problemWith(method: string, response: LightMyRequestResponse): s
     } catch {
       return `refusal ${status} is not valid JSON: ${response.body.slice(0, 200)}`;
     }
-    const envelope = body as { success?: unknown; code?: unknown; msg?: unknown; data?: unknown };
+    const envelope = body as { success?: unknown; code?: unknown; msg?: unknown; data?: unknown; errorCode?: unknown };
+    // errorCode is additive: present only where a client must tell refusals apart, and then one of the contract's.
     const keys = Object.keys(envelope).sort().join(',');
-    if (keys !== 'code,data,msg,success' || envelope.success !== false || envelope.code !== status || envelope.data !== null) {
+    const shape = envelope.errorCode === undefined ? 'code,data,msg,success' : 'code,data,errorCode,msg,success';
+    const knownCode = envelope.errorCode === undefined || (Object.values(ERROR_CODES) as unknown[]).includes(envelope.errorCode);
+    if (keys !== shape || !knownCode || envelope.success !== false || envelope.code !== status || envelope.data !== null) {
       return `refusal ${status} is not the envelope: ${response.body.slice(0, 300)}`;
     }
     if (typeof envelope.msg !== 'string' || !CJK.test(envelope.msg))
