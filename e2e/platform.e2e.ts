@@ -74,7 +74,8 @@ describe('platform in a real browser', () => {
     const out = await fetch(`${server.url}/api/admin/logout`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
     expect(out.status).toBe(200);
     await page.reload();
-    await expectMessage(page, '登录过期，请重新登录');
+    // Ended by someone else, not expired: the screen says which (the server's errorCode SESSION_ENDED).
+    await expectMessage(page, '你的登录已在其他地方被结束，请重新登录');
     await page.waitForURL(/\/login/);
   });
 
