@@ -76,7 +76,7 @@ it('logout on one server kills the token on the other', async () => {
     after = await call(b.url, 'GET', '/api/admin/whoami', { token });
   }
   expect(after.status).toBe(401);
-  expect(after.body).toEqual({ success: false, code: 401, msg: '登录过期，请重新登录', data: null });
+  expect(after.body).toEqual({ success: false, code: 401, msg: '登录过期，请重新登录', data: null, errorCode: 'SESSION_ENDED' });
   expect((await call(b.url, 'GET', '/api/type', { token })).status).toBe(401);
 });
 
