@@ -82,7 +82,13 @@ describe('a call refused before its body is read', () => {
     expect(headers['content-type']).toMatch(/^application\/json/);
     // The whole body, as long as the server said: nothing cut off by a reset.
     expect(Buffer.byteLength(body)).toBe(Number(headers['content-length']));
-    expect(JSON.parse(body)).toEqual({ success: false, code: 401, msg: AUTH_MESSAGES.sessionExpired, data: null, errorCode: 'SESSION_EXPIRED' });
+    expect(JSON.parse(body)).toEqual({
+      success: false,
+      code: 401,
+      msg: AUTH_MESSAGES.sessionExpired,
+      data: null,
+      errorCode: 'SESSION_EXPIRED',
+    });
     expect(AUTH_MESSAGES.sessionExpired).toBe('登录过期，请重新登录');
     // Closed past the limit with a FIN after the answer, not reset; and not read to its end.
     expect(answer.error).toBeNull();
@@ -106,7 +112,13 @@ describe('a call refused before its body is read', () => {
       const answer = await slowUpload(headers, true);
       const { status, body } = parse(answer.text);
       expect(status).toBe(401);
-      expect(JSON.parse(body)).toEqual({ success: false, code: 401, msg: '登录过期，请重新登录', data: null, errorCode: 'SESSION_EXPIRED' });
+      expect(JSON.parse(body)).toEqual({
+        success: false,
+        code: 401,
+        msg: '登录过期，请重新登录',
+        data: null,
+        errorCode: 'SESSION_EXPIRED',
+      });
     },
     60_000,
   );
