@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { AUTH_MESSAGES } from '../../../contract/auth';
-import { createTestContext, type TestContext } from '../harness';
+import { listeningApp } from './support';
 
 /**
  * A call refused before its body is read (no token on POST /api/upload) while the caller is still
@@ -8,15 +8,7 @@ import { createTestContext, type TestContext } from '../harness';
  * not see its connection reset mid-send (issue 26, a new user's first upload after a session ended).
  */
 
-let t: TestContext;
-let port: number;
-
-beforeAll(async () => {
-  t = await createTestContext();
-  await t.app.listen({ host: '127.0.0.1', port: 0 });
-  port = (t.app.server.address() as net.AddressInfo).port;
-}, 120_000);
-afterAll(() => t.close());
+const server = listeningApp();
 
 const BOUNDARY = 'slowsenderboundary';
 const TOTAL = 3 * 1024 * 1024;
@@ -29,7 +21,7 @@ function slowUpload(
   readAfterSending = false,
 ): Promise<{ text: string; error: string | null; sentAll: boolean }> {
   return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
+    const socket = net.connect(server.port(), '127.0.0.1');
     const chunks: Buffer[] = [];
     let error: string | null = null;
     let sentAll = false;

@@ -1,6 +1,5 @@
 import net from 'node:net';
-import { createTestContext, type TestContext } from '../harness';
-import { CJK } from './support';
+import { CJK, listeningApp } from './support';
 import { ERROR_CODES } from '../../../contract/envelope';
 
 /**
@@ -8,20 +7,12 @@ import { ERROR_CODES } from '../../../contract/envelope';
  * the answer is still the envelope with a Chinese message, never Fastify's own English JSON.
  */
 
-let t: TestContext;
-let port: number;
-
-beforeAll(async () => {
-  t = await createTestContext();
-  await t.app.listen({ host: '127.0.0.1', port: 0 });
-  port = (t.app.server.address() as net.AddressInfo).port;
-}, 120_000);
-afterAll(() => t.close());
+const server = listeningApp();
 
 /** Sends raw bytes and reads everything until the server closes the connection. */
 function raw(request: string | Buffer): Promise<{ status: number; headers: Record<string, string>; body: string }> {
   return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1');
+    const socket = net.connect(server.port(), '127.0.0.1');
     const chunks: Buffer[] = [];
     socket.on('data', (chunk) => chunks.push(chunk));
     // The server may close while the rest of an oversized request is still being written.

@@ -1,5 +1,7 @@
 import { crc32, deflateSync } from 'node:zlib';
+import type { AddressInfo } from 'node:net';
 import type { LightMyRequestResponse } from 'fastify';
+import { createTestContext, type TestContext } from '../harness';
 
 /** Error messages are for an administrator who reads Chinese. */
 export const CJK = /[\u3400-\u9fff]/;
@@ -108,4 +110,20 @@ export function webp(width: number, height: number): Buffer {
   const size = Buffer.alloc(4);
   size.writeUInt32LE(4 + chunk.length, 0);
   return Buffer.concat([Buffer.from('RIFF', 'latin1'), size, Buffer.from('WEBP', 'latin1'), chunk]);
+}
+
+/**
+ * The app of a fresh test context listening on a free loopback port, for the tests that speak raw
+ * HTTP over a socket (what `inject` cannot send: broken requests, slow bodies). Call at file level.
+ */
+export function listeningApp(): { port: () => number } {
+  let t: TestContext;
+  let port = 0;
+  beforeAll(async () => {
+    t = await createTestContext();
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    port = (t.app.server.address() as AddressInfo).port;
+  }, 120_000);
+  afterAll(() => t.close());
+  return { port: () => port };
 }
