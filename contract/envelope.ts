@@ -21,6 +21,10 @@ export type Envelope<T> = Static<ReturnType<typeof Envelope<TUnsafe<T>>>>;
 export const ERROR_CODES = {
   sessionExpired: 'SESSION_EXPIRED',
   sessionEnded: 'SESSION_ENDED',
+  /** 403: two-step sign-in is required and this admin has not set it up. */
+  twoFactorSetupRequired: 'TWO_FACTOR_SETUP_REQUIRED',
+  /** 400: the sign-in's second step has expired, been used up or is unknown. */
+  challengeExpired: 'CHALLENGE_EXPIRED',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 
@@ -36,7 +40,10 @@ export const ErrorEnvelope = Type.Object(
     errorCode: Type.Optional(
       Type.Union(
         Object.values(ERROR_CODES).map((c) => Type.Literal(c)),
-        { description: '机器可读的原因（401：SESSION_EXPIRED 登录过期 / SESSION_ENDED 登录已在其他地方被结束）' },
+        {
+          description:
+            '机器可读的原因（401：SESSION_EXPIRED 登录过期 / SESSION_ENDED 登录已在其他地方被结束；403：TWO_FACTOR_SETUP_REQUIRED 需先开启两步验证；400：CHALLENGE_EXPIRED 两步验证已过期）',
+        },
       ),
     ),
     data: Type.Null(),

@@ -1,7 +1,7 @@
 import type { RequestConfig, RequestOptions } from '@umijs/max';
 import { message } from '@/utils/feedback';
 import { expireSession, getToken } from '@/utils/session';
-import { announceMustSetUp2fa, MUST_SET_UP_2FA } from '@/utils/twoFactorGate';
+import { announceMustSetUp2fa } from '@/utils/twoFactorGate';
 import type { ErrorCode, ErrorEnvelope } from '../contract/envelope';
 
 /** Thrown for a 2xx answer whose envelope says `success: false`. */
@@ -102,7 +102,7 @@ export function errorHandler(error: unknown, opts?: RequestOptions): void {
     expireSession(failure.errorCode);
     return;
   }
-  if (failure.kind === 'server' && failure.status === 403 && failure.msg === MUST_SET_UP_2FA) {
+  if (failure.kind === 'server' && failure.errorCode === 'TWO_FACTOR_SETUP_REQUIRED') {
     // Several calls of a page are refused at once: one warning, and the screen leads to the setup.
     message.warning({ content: failure.msg, key: 'must-set-up-2fa' });
     announceMustSetUp2fa();

@@ -24,9 +24,10 @@ export type FakeServer = (request: FakeRequest) => FakeReply | Promise<FakeReply
 
 export const envelope = <T>(data: T) => ({ success: true, code: 0, msg: '', data });
 
-export const refusal = (status: number, msg: string): FakeReply => ({
+/** The server's error envelope; `errorCode` where the server gives one (the client branches on it). */
+export const refusal = (status: number, msg: string, errorCode?: string): FakeReply => ({
   status,
-  body: { success: false, code: status, msg, data: null },
+  body: { success: false, code: status, msg, data: null, ...(errorCode && { errorCode }) },
 });
 
 function transportError(kind: 'timeout' | 'abort' | 'network' | 'cancel', config: AxiosRequestConfig) {

@@ -1,15 +1,10 @@
 /*
  * When every admin must use two-step sign-in and this one has not set it up, the server refuses
- * everything but the setup calls with a 403 and this message (issue 13). The screen follows: it
+ * everything but the setup calls with a 403 whose errorCode is TWO_FACTOR_SETUP_REQUIRED. The screen follows: it
  * leads the admin to 个人设置 → 两步验证 and keeps them there (TwoFactorGuard in app.tsx). The flag
  * comes from whoami on a reload, and from such a refusal right after signing in, whose answer does
  * not carry it.
  */
-import type { ACCOUNT_MESSAGES } from '../../contract/account';
-
-/** Typed by the contract: a changed message there fails the type check here. */
-export const MUST_SET_UP_2FA: (typeof ACCOUNT_MESSAGES)['mustSetUp2fa'] = '管理员要求开启两步验证，请先在个人设置中开启';
-
 export const TWO_FACTOR_SETUP_PATH = '/settings?tab=twoFactor';
 
 const EVENT = 'coder-station:must-set-up-2fa';

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
 import { ACCOUNT_MESSAGES } from '../../../contract/account';
-import { forbidden } from '../lib/errors';
+import { ERROR_CODES } from '../../../contract/envelope';
+import { AppError, forbidden } from '../lib/errors';
 import type { AuthenticatedAdmin, AuthService, ClientInfo } from '../modules/auth/auth.service';
 
 /**
@@ -82,7 +83,8 @@ export function registerAuth(app: FastifyInstance, auth: AuthService) {
     const admit = (admin: AuthenticatedAdmin) => {
       request.admin = admin;
       // Enforced here, for every route alike, not by the screens.
-      if (admin.mustSetUp2fa && !request.routeOptions.config.allowWithout2fa) return done(forbidden(ACCOUNT_MESSAGES.mustSetUp2fa));
+      if (admin.mustSetUp2fa && !request.routeOptions.config.allowWithout2fa)
+        return done(new AppError(403, ACCOUNT_MESSAGES.mustSetUp2fa, ERROR_CODES.twoFactorSetupRequired));
       if (access === 'super' && admin.permission !== 1) return done(forbidden());
       done();
     };

@@ -10,10 +10,14 @@ export const CJK = /[\u3400-\u9fff]/;
 export const UNKNOWN_ID = 'ffffffffffffffffffffffff';
 
 /** The envelope of a refusal: the real status, a Chinese message, no data. */
-export function expectRefusal(response: LightMyRequestResponse, status: number, msg?: string) {
+export function expectRefusal(response: LightMyRequestResponse, status: number, msg?: string, code?: string) {
   const body = response.json();
-  // A 401 for a token says why in errorCode (SESSION_EXPIRED or SESSION_ENDED); nothing else has one.
-  const errorCode = status === 401 && 'errorCode' in body ? { errorCode: expect.stringMatching(/^SESSION_(EXPIRED|ENDED)$/) } : {};
+  // A 401 for a token says why in errorCode (SESSION_EXPIRED or SESSION_ENDED); elsewhere only the given one.
+  const errorCode = code
+    ? { errorCode: code }
+    : status === 401 && 'errorCode' in body
+      ? { errorCode: expect.stringMatching(/^SESSION_(EXPIRED|ENDED)$/) }
+      : {};
   expect({ status: response.statusCode, body }).toEqual({
     status,
     body: { success: false, code: status, msg: msg ?? expect.stringMatching(CJK), ...errorCode, data: null },

@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { ERROR_CODES } from '../../../contract/envelope';
 import { settings } from '../../src/db/schema';
 import { THROTTLE_WINDOW_MS } from '../../src/modules/auth/auth.service';
 import { totpCode } from '../../src/modules/auth/totp';
@@ -116,26 +117,41 @@ describe('the challenge', () => {
     const challenge = await challengeFor('single');
     expect((await secondStep({ challenge, code: totpCode(secret, t.clock.now()) })).statusCode).toBe(200);
     t.clock.advance(30_000);
-    expectRefusal(await secondStep({ challenge, code: totpCode(secret, t.clock.now()) }), 400, EXPIRED_CHALLENGE);
+    expectRefusal(
+      await secondStep({ challenge, code: totpCode(secret, t.clock.now()) }),
+      400,
+      EXPIRED_CHALLENGE,
+      ERROR_CODES.challengeExpired,
+    );
   });
 
   it('lives 5 minutes', async () => {
     const { secret } = await twoFactorAdmin('expiring');
     const challenge = await challengeFor('expiring');
     t.clock.advance(5 * 60_000 + 1);
-    expectRefusal(await secondStep({ challenge, code: totpCode(secret, t.clock.now()) }), 400, EXPIRED_CHALLENGE);
+    expectRefusal(
+      await secondStep({ challenge, code: totpCode(secret, t.clock.now()) }),
+      400,
+      EXPIRED_CHALLENGE,
+      ERROR_CODES.challengeExpired,
+    );
   });
 
   it('dies after 5 wrong codes, even before the right one', async () => {
     const { secret } = await twoFactorAdmin('dying');
     const challenge = await challengeFor('dying', freshIp());
     for (let i = 0; i < 5; i++) expectRefusal(await secondStep({ challenge, code: wrongCode(secret) }, freshIp()), 400, WRONG_CODE);
-    expectRefusal(await secondStep({ challenge, code: totpCode(secret, t.clock.now()) }, freshIp()), 400, EXPIRED_CHALLENGE);
+    expectRefusal(
+      await secondStep({ challenge, code: totpCode(secret, t.clock.now()) }, freshIp()),
+      400,
+      EXPIRED_CHALLENGE,
+      ERROR_CODES.challengeExpired,
+    );
     t.clock.advance(THROTTLE_WINDOW_MS + 1000);
   });
 
   it('an unknown challenge is refused', async () => {
-    expectRefusal(await secondStep({ challenge: 'not-a-challenge', code: '123456' }), 400, EXPIRED_CHALLENGE);
+    expectRefusal(await secondStep({ challenge: 'not-a-challenge', code: '123456' }), 400, EXPIRED_CHALLENGE, ERROR_CODES.challengeExpired);
   });
 });
 
@@ -207,12 +223,17 @@ describe('require2fa is enforced on every route, by the server', () => {
           headers: bearer(bearerToken),
           ...(body && { payload: body }),
         });
-        const refused = response.statusCode === 403 && response.json().msg === MUST_SET_UP;
+        const refused = response.statusCode === 403 && response.json().errorCode === ERROR_CODES.twoFactorSetupRequired;
         if (refused === ALLOWED.has(key)) wrong.push(`${key} → ${response.statusCode} ${response.json().msg}`);
       }
       expect(wrong).toEqual([]);
       // The super admin without it is held the same way.
-      expectRefusal(await t.inject({ method: 'GET', url: '/api/admin', headers: bearer(root) }), 403, MUST_SET_UP);
+      expectRefusal(
+        await t.inject({ method: 'GET', url: '/api/admin', headers: bearer(root) }),
+        403,
+        MUST_SET_UP,
+        ERROR_CODES.twoFactorSetupRequired,
+      );
       const me = await t.inject({ method: 'GET', url: '/api/admin/whoami', headers: bearer(token) });
       expect(me.json().data.mustSetUp2fa).toBe(true);
     } finally {

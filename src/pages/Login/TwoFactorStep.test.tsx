@@ -104,7 +104,7 @@ describe('login, second step', () => {
   });
 
   it('goes back to the password step with a new captcha when the challenge has expired', async () => {
-    secondReply = refusal(400, '验证已过期，请重新登录');
+    secondReply = refusal(400, '验证已过期，请重新登录', 'CHALLENGE_EXPIRED');
     await passPasswordStep();
 
     fireEvent.change(screen.getByLabelText('动态验证码'), { target: { value: '123456' } });

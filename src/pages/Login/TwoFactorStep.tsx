@@ -3,12 +3,10 @@ import { Button, Form, Input } from 'antd';
 import { useState } from 'react';
 import { classifyRequestError, describeRequestError } from '@/requestErrorConfig';
 import { loginTwoFactor } from '@/services/account';
-import type { ACCOUNT_MESSAGES } from '../../../contract/account';
 import type { LoginResult } from '../../../contract/auth';
 import { message } from '@/utils/feedback';
 
 /** Typed by the contract: the answer that sends the admin back to the password step. */
-const CHALLENGE_EXPIRED: (typeof ACCOUNT_MESSAGES)['challengeExpired'] = '验证已过期，请重新登录';
 
 interface TwoFactorStepProps {
   challenge: string;
@@ -40,7 +38,7 @@ export default function TwoFactorStep({ challenge, onSignedIn, onRestart }: TwoF
       const failure = classifyRequestError(error);
       message.error(describeRequestError(error));
       setSubmitting(false);
-      if (failure.kind === 'server' && (failure.msg === CHALLENGE_EXPIRED || failure.status === 401)) {
+      if (failure.kind === 'server' && (failure.errorCode === 'CHALLENGE_EXPIRED' || failure.status === 401)) {
         onRestart();
         return;
       }

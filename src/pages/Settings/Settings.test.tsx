@@ -317,7 +317,10 @@ describe('required two-step sign-in', () => {
   });
 
   it('follows the server’s 403 right after signing in, when the session does not carry the flag yet', async () => {
-    handle = (req) => (req.url.startsWith('/api/stats') ? refusal(403, '管理员要求开启两步验证，请先在个人设置中开启') : undefined);
+    handle = (req) =>
+      req.url.startsWith('/api/stats')
+        ? refusal(403, '管理员要求开启两步验证，请先在个人设置中开启', 'TWO_FACTOR_SETUP_REQUIRED')
+        : undefined;
     render(<TestBrowser location={{ pathname: '/home' }} />);
 
     await waitFor(() => expect(`${history.location.pathname}${history.location.search}`).toBe('/settings?tab=twoFactor'), {

@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { ERROR_CODES } from '../../../../contract/envelope';
 import { adminLogins, adminRecoveryCodes, admins, adminSessions, settings } from '../../db/schema';
 import { CAPTCHA, ROOT_LOGIN, ROOT_PASSWORD, bearer, createTestContext, passwordOf, type TestContext } from '../../../test/harness';
 import { expectRefusal } from '../../../test/attack/support';
@@ -328,7 +329,12 @@ describe('require2fa', () => {
       expect((await call(root, 'PATCH', '/api/settings/security', { require2fa: true })).json().data).toEqual({ require2fa: true });
       expect((await call(root, 'GET', '/api/settings/security')).statusCode).toBe(403);
       expect((await whoami(token)).json().data).toMatchObject({ mustSetUp2fa: true, twoFactorEnabled: false });
-      expectRefusal(await call(token, 'GET', '/api/book'), 403, '管理员要求开启两步验证，请先在个人设置中开启');
+      expectRefusal(
+        await call(token, 'GET', '/api/book'),
+        403,
+        '管理员要求开启两步验证，请先在个人设置中开启',
+        ERROR_CODES.twoFactorSetupRequired,
+      );
       // Setting up is allowed, and once on the admin works again.
       const { secret } = (await call(token, 'POST', '/api/admin/me/2fa/setup')).json().data;
       expect((await call(token, 'POST', '/api/admin/me/2fa/enable', { code: totpCode(secret, t.clock.now()) })).statusCode).toBe(200);

@@ -9,7 +9,11 @@ import { AUDIT_ACTIONS } from '../../../../contract/audit';
 import type { Db } from '../../db/client';
 import { writeTransaction } from '../../db/write-lock';
 import { canonicalLoginId } from '../../lib/account-names';
+import { ERROR_CODES } from '../../../../contract/envelope';
 import { AppError, badRequest, forbidden, sessionEnded, unauthorized } from '../../lib/errors';
+
+/** The second step's challenge is gone (expired, used up, unknown): the client starts over. */
+const challengeExpired = () => new AppError(400, ACCOUNT_MESSAGES.challengeExpired, ERROR_CODES.challengeExpired);
 import { hashPassword, verifyAgainstNothing, verifyLegacyMd5, verifyPassword } from '../../lib/passwords';
 import type { Audit } from '../audit/audit';
 import type { AdminRepository, AdminRow } from '../admin/admin.repository';
@@ -287,9 +291,9 @@ export function createAuthService(deps: {
       if ((body.code === undefined) === (body.recoveryCode === undefined)) throw badRequest(ACCOUNT_MESSAGES.codeOrRecoveryCode);
       const idHash = hashChallenge(body.challenge);
       const challenge = await repo.findChallenge(idHash, at);
-      if (!challenge) throw badRequest(ACCOUNT_MESSAGES.challengeExpired);
+      if (!challenge) throw challengeExpired();
       const admin = await admins.findById(challenge.adminId);
-      if (!admin?.totpSecret) throw badRequest(ACCOUNT_MESSAGES.challengeExpired);
+      if (!admin?.totpSecret) throw challengeExpired();
       const { idKey, keys } = throttleKeys(admin.loginId, client.ip);
       const since = at - THROTTLE_WINDOW_MS;
       await mustNotBeLocked(keys, since);
@@ -315,7 +319,7 @@ export function createAuthService(deps: {
         throw badRequest(body.code !== undefined ? ACCOUNT_MESSAGES.wrongCode : ACCOUNT_MESSAGES.wrongRecoveryCode);
       }
       // Single use: of two requests with one challenge, only the one that deletes it signs in.
-      if (!(await repo.consumeChallenge(idHash))) throw badRequest(ACCOUNT_MESSAGES.challengeExpired);
+      if (!(await repo.consumeChallenge(idHash))) throw challengeExpired();
       if (!admin.enabled) {
         await record(admin, client, at, false, LOGIN_RESULTS.frozen);
         throw forbidden(AUTH_MESSAGES.frozen);
