@@ -4,8 +4,14 @@ import { Id, NullableRefId, RefId } from './ids';
 import { IdFilter, PageQuery, TextFilter } from './paging';
 import { UserSummary } from './user';
 
-export const CommentType = Type.Union([Type.Literal(1), Type.Literal(2)], { description: '1 问答评论，2 书籍评论' });
-export type CommentType = Static<typeof CommentType>;
+import { COMMENT_TYPES, type CommentType as CommentTypeValue } from './values/comment';
+
+export * from './values/comment';
+
+export const CommentType = Type.Union([Type.Literal(COMMENT_TYPES.issue), Type.Literal(COMMENT_TYPES.book)], {
+  description: '1 问答评论，2 书籍评论',
+});
+export type CommentType = CommentTypeValue;
 
 export const Comment = Type.Object(
   {
@@ -17,7 +23,7 @@ export const Comment = Type.Object(
     commentContent: Type.String({ description: '已净化的 HTML' }),
     commentDate: Type.Integer({ description: 'epoch 毫秒' }),
     // As answers carry it (see IntegerOf); requests keep the union above.
-    commentType: IntegerOf<CommentType>([1, 2], { description: CommentType.description }),
+    commentType: IntegerOf<CommentType>([COMMENT_TYPES.issue, COMMENT_TYPES.book], { description: CommentType.description }),
   },
   { title: 'Comment' },
 );
@@ -57,7 +63,3 @@ export const CreateCommentBody = Type.Object(
   { additionalProperties: false, description: 'commentType 为 1 时需要 issueId，为 2 时需要 bookId；分类取自评论对象' },
 );
 export type CreateCommentBody = Static<typeof CreateCommentBody>;
-
-export const COMMENT_MESSAGES = {
-  notFound: '评论不存在',
-} as const;

@@ -6,6 +6,7 @@ import zlib from 'node:zlib';
 import { asc, getTableColumns, gt, is, sql, type Column } from 'drizzle-orm';
 import { getTableConfig, PgTable } from 'drizzle-orm/pg-core';
 import { queryRows, type Database, type Db } from '../db/client';
+import { ENTITY_TABLES_BY_REFERENCE } from '../db/entities';
 import { ALL_TABLES, writeTransaction } from '../db/write-lock';
 import * as schema from '../db/schema';
 
@@ -27,9 +28,14 @@ import * as schema from '../db/schema';
 export const BACKUP_FORMAT = 'coderstation-backup';
 export const BACKUP_VERSION = 1;
 
-/** Every table with data of its own, in an order where each row's references come before it. */
-export const BACKED_UP_TABLES = [
-  'admins',
+/**
+ * Every table with data of its own, in an order where each row's references come before it: the
+ * admins' own tables after admins, then the entity registry's tables (in its reference order),
+ * then what refers to them.
+ */
+const [FIRST_ENTITY, ...OTHER_ENTITIES] = ENTITY_TABLES_BY_REFERENCE;
+export const BACKED_UP_TABLES: readonly string[] = [
+  FIRST_ENTITY,
   'admin_sessions',
   'admin_recovery_codes',
   'login_challenges',
@@ -37,16 +43,11 @@ export const BACKED_UP_TABLES = [
   'captchas',
   'login_failures',
   'settings',
-  'types',
-  'users',
-  'books',
-  'interviews',
-  'issues',
-  'comments',
+  ...OTHER_ENTITIES,
   'uploads',
   'audit_log',
   'trash',
-] as const;
+];
 
 /** Tables the database derives from the others (kept by triggers); a restore rebuilds them. */
 export const DERIVED_TABLES = ['list_counts', 'list_buckets'];

@@ -1,8 +1,12 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from './client';
+import { LOCK_KEY, LOCK_ORDER, type LockedTable } from './entities';
 
-/**
- * The tables whose writes take a lock, in the one order every transaction takes them.
+export { LOCK_ORDER, type LockedTable };
+
+/*
+ * The tables whose writes take a lock (LOCK_ORDER, declared with each entity in entities.ts), in
+ * the one order every transaction takes them.
  *
  * Why: a write to one of these tables also writes rows other writers share: the counter rows of
  * list_counts and list_buckets (statement triggers, migrations 0002 and 0009) and a parent's
@@ -33,18 +37,14 @@ import type { Db } from './client';
  * The repositories' write methods take a `Locked<table>` handle, which only writeTransaction
  * makes, so a write that did not declare its table does not compile.
  */
-export const LOCK_ORDER = ['admins', 'types', 'users', 'books', 'interviews', 'issues', 'comments'] as const;
-
-export type LockedTable = (typeof LOCK_ORDER)[number];
 
 // Any constant works (the two-key form keeps these apart from other advisory locks, such as the
 // migration lock); it only has to be the same in every process of this product.
 const LOCK_SPACE = 7001;
 
-// Each table's key, fixed apart from its place in LOCK_ORDER: admins joined the order first (two
-// super admins demoting each other deadlocked on their rows, issue 26) without renumbering the
-// others, so a process of the previous version still excludes this one on the content tables.
-const LOCK_KEY: Record<LockedTable, number> = { types: 1, users: 2, books: 3, interviews: 4, issues: 5, comments: 6, admins: 7 };
+// Each table's key (an entity's lockKey) is fixed apart from its place in LOCK_ORDER: admins joined
+// the order first (issue 26) without renumbering the others, so a process of the previous version
+// still excludes this one on the content tables.
 
 declare const held: unique symbol;
 

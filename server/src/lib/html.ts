@@ -147,3 +147,13 @@ export function requiredHtml(field: string, html: string): string {
   if (!clean) throw badRequest(`${FIELD_LABELS[field] ?? field}（${field}）不能为空`);
   return clean;
 }
+
+/** A short plain-text title for content that is HTML (a comment's, in the audit log). */
+export function plainTitle(html: string, max = 40): string {
+  const text = html
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}

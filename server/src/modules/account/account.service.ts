@@ -24,7 +24,8 @@ import { checkAdminPassword, hashPassword, verifyPassword } from '../../lib/pass
 import { describeBrowser } from '../../lib/user-agent';
 import type { AdminRepository, AdminRow } from '../admin/admin.repository';
 import { toAdmin } from '../admin/admin.service';
-import { diff, lockRow, type Actor, type Audit } from '../audit/audit';
+import { diff, type Actor, type Audit } from '../audit/audit';
+import { lockRow } from '../../db/rows';
 import type { AuthRepository } from '../auth/auth.repository';
 import { LOGIN_HISTORY_MS, type AuthenticatedAdmin, type AuthService, type ClientInfo } from '../auth/auth.service';
 import { newRecoveryCode } from '../auth/keys';

@@ -9,7 +9,8 @@ import { AUDIT_ACTIONS } from '../../../../contract/audit';
 import type { Db } from '../../db/client';
 import { writeTransaction, type Locked } from '../../db/write-lock';
 import { admins as adminsTable } from '../../db/schema';
-import { checkGuard, diff, lockRow, missingRecord, type Actor, type Audit, type RevertGuard } from '../audit/audit';
+import { checkGuard, diff, missingRecord, type Actor, type Audit, type RevertGuard } from '../audit/audit';
+import { lockRow } from '../../db/rows';
 import type { AuthRepository } from '../auth/auth.repository';
 import type { AdminRepository, AdminRow } from './admin.repository';
 

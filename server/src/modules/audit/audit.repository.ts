@@ -2,7 +2,8 @@ import { and, count, eq, getTableColumns, gte, ilike, inArray, lt, lte, sql, typ
 import type { Page } from '../../../../contract/paging';
 import type { Db } from '../../db/client';
 import { gramIsMatch, nearestEndPage, newestFirst, paginate } from '../../db/list';
-import { admins, auditLog, books, comments, interviews, issues, types, users } from '../../db/schema';
+import { ENTITIES, type EntityName, type Naming } from '../../db/entities';
+import { auditLog } from '../../db/schema';
 import { likePattern } from '../../lib/filters';
 import type { PageRequest } from '../../lib/paging';
 
@@ -19,18 +20,11 @@ export interface AuditFilter {
   record?: string;
 }
 
-/** Names of the records an entry refers to, by id, per table (lookup). */
-export interface RecordNames {
-  admin: Map<string, string>;
-  user: Map<string, string>;
-  book: Map<string, string>;
-  interview: Map<string, string>;
-  issue: Map<string, string>;
-  type: Map<string, string>;
-  /** A live comment's parent: its issue or book. */
-  comment: Map<string, { parentId: string; parentEntity: 'issue' | 'book' }>;
-}
-export type NamedTable = keyof RecordNames;
+/** Names of the records an entry refers to, by id, per entity (lookup; ENTITIES' naming). */
+export type RecordNames = {
+  [K in EntityName]: Map<string, (typeof ENTITIES)[K]['naming'] extends Naming<infer N> ? N : never>;
+};
+export type NamedTable = EntityName;
 
 const ID = /^[0-9a-f]{24}$/;
 
@@ -116,68 +110,18 @@ export function createAuditRepository(db: Db) {
 
     /**
      * The names of the records entries refer to (their own records and the ids in their
-     * changes), one query per table by primary key; a record not found is gone or in the bin.
+     * changes), one query per entity by primary key (the registry's naming); a record not found is gone or in the bin.
      */
     async lookup(ids: { [K in NamedTable]?: Set<string> }): Promise<RecordNames> {
-      const names: RecordNames = {
-        admin: new Map(),
-        user: new Map(),
-        book: new Map(),
-        interview: new Map(),
-        issue: new Map(),
-        type: new Map(),
-        comment: new Map(),
-      };
-      const of = (table: NamedTable) => [...(ids[table] ?? [])];
-      const jobs: Array<Promise<void>> = [];
-      const load = <R>(table: NamedTable, read: (list: string[]) => Promise<R[]>, put: (row: R) => void) => {
-        const list = of(table);
-        if (list.length) jobs.push(read(list).then((rows) => rows.forEach(put)));
-      };
-      load(
-        'admin',
-        (list) => db.select({ id: admins.id, loginId: admins.loginId }).from(admins).where(inArray(admins.id, list)),
-        (row) => names.admin.set(row.id, row.loginId),
+      const names = Object.fromEntries(Object.keys(ENTITIES).map((name) => [name, new Map()])) as RecordNames;
+      await Promise.all(
+        (Object.keys(ENTITIES) as EntityName[]).map(async (name) => {
+          const list = [...(ids[name] ?? [])];
+          if (!list.length) return;
+          const map = names[name] as Map<string, unknown>;
+          for (const [id, named] of await ENTITIES[name].naming.load(db, list)) map.set(id, named);
+        }),
       );
-      load(
-        'user',
-        (list) => db.select({ id: users.id, loginId: users.loginId, nickname: users.nickname }).from(users).where(inArray(users.id, list)),
-        (row) => names.user.set(row.id, row.nickname && row.nickname !== row.loginId ? `${row.nickname}（${row.loginId}）` : row.loginId),
-      );
-      load(
-        'book',
-        (list) => db.select({ id: books.id, title: books.bookTitle }).from(books).where(inArray(books.id, list)),
-        (row) => names.book.set(row.id, row.title),
-      );
-      load(
-        'interview',
-        (list) => db.select({ id: interviews.id, title: interviews.interviewTitle }).from(interviews).where(inArray(interviews.id, list)),
-        (row) => names.interview.set(row.id, row.title),
-      );
-      load(
-        'issue',
-        (list) => db.select({ id: issues.id, title: issues.issueTitle }).from(issues).where(inArray(issues.id, list)),
-        (row) => names.issue.set(row.id, row.title),
-      );
-      load(
-        'type',
-        (list) => db.select({ id: types.id, name: types.typeName }).from(types).where(inArray(types.id, list)),
-        (row) => names.type.set(row.id, row.name),
-      );
-      load(
-        'comment',
-        (list) =>
-          db
-            .select({ id: comments.id, issueId: comments.issueId, bookId: comments.bookId })
-            .from(comments)
-            .where(inArray(comments.id, list)),
-        (row) =>
-          names.comment.set(
-            row.id,
-            row.issueId ? { parentId: row.issueId, parentEntity: 'issue' } : { parentId: row.bookId!, parentEntity: 'book' },
-          ),
-      );
-      await Promise.all(jobs);
       return names;
     },
 

@@ -10,6 +10,7 @@ import {
   type AuditListQuery,
 } from '../../../../contract/audit';
 import type { Page } from '../../../../contract/paging';
+import { ENTITIES, REFERENCE_FIELDS, type EntityName } from '../../db/entities';
 import { badRequest, forbidden, notFound } from '../../lib/errors';
 import type { Actor, RevertGuard } from './audit';
 import type { AuditFilter, AuditRepository, AuditRow, NamedTable, RecordNames } from './audit.repository';
@@ -26,16 +27,19 @@ function changesOf(row: AuditRow): AuditChange[] {
   return Array.isArray(row.changes) ? (row.changes as AuditChange[]) : [];
 }
 
-/** The fields an entry can put back: those it shows both values of (a password change it never does). */
+/**
+ * The fields an entry can put back: those it shows both values of (a password change it never
+ * does) that its entity declares revertable.
+ */
 function restorable(row: AuditRow): AuditChange[] {
-  return changesOf(row).filter((change) => 'before' in change && 'after' in change);
+  const entity = ENTITIES[row.entity as EntityName] as { revertable: readonly string[] } | undefined;
+  return changesOf(row).filter((change) => 'before' in change && 'after' in change && entity?.revertable.includes(change.field));
 }
 
-/** The fields of a change whose value is an id, and the table that names it. */
-const REFERENCE_FIELDS: Record<string, NamedTable> = { typeId: 'type', userId: 'user', adminId: 'admin', issueId: 'issue', bookId: 'book' };
+const REFERENCES: Record<string, NamedTable> = REFERENCE_FIELDS;
 
 /** Entities that are records with a page of their own (the rest: sign-ins, settings, uploads, imports). */
-const RECORD_ENTITIES: ReadonlySet<string> = new Set(['admin', 'user', 'book', 'interview', 'issue', 'comment', 'type']);
+const RECORD_ENTITIES: ReadonlySet<string> = new Set(Object.keys(ENTITIES));
 
 const isRecordEntry = (row: AuditRow) => RECORD_ENTITIES.has(row.entity) && row.action !== AUDIT_ACTIONS.export;
 
@@ -50,7 +54,7 @@ function referencedIds(rows: readonly AuditRow[]): { [K in NamedTable]?: Set<str
   for (const row of rows) {
     if (isRecordEntry(row)) add(row.entity as NamedTable, row.entityId);
     for (const change of changesOf(row)) {
-      const table = REFERENCE_FIELDS[change.field];
+      const table = REFERENCES[change.field];
       if (table) {
         add(table, change.before);
         add(table, change.after);
@@ -85,7 +89,7 @@ function toEntry(row: AuditRow, names?: RecordNames): AuditEntry {
 
 /** A change with the names of the ids it holds, where they are still known. */
 function named(change: AuditChange, names: RecordNames | undefined): AuditChange {
-  const table = REFERENCE_FIELDS[change.field];
+  const table = REFERENCES[change.field];
   if (!names || !table || table === 'comment') return change;
   const map = names[table] as Map<string, string>;
   const out = { ...change };

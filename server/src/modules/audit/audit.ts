@@ -1,10 +1,8 @@
-import { eq, inArray } from 'drizzle-orm';
-import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { AUDIT_MESSAGES, BATCH_MESSAGES, type AuditAction, type AuditChange, type AuditEntity } from '../../../../contract/audit';
+import { AUDIT_MESSAGES, type AuditAction, type AuditChange, type AuditEntity } from '../../../../contract/audit';
 import { fieldLabel } from '../../../../contract/labels';
 import type { Db } from '../../db/client';
 import { auditLog } from '../../db/schema';
-import { badRequest, conflict } from '../../lib/errors';
+import { conflict } from '../../lib/errors';
 
 /**
  * Recording to the audit log (操作日志). Every service that writes calls `audit.record` inside
@@ -117,52 +115,4 @@ export function checkGuard(current: Record<string, unknown>, guard: RevertGuard 
 /** For a reverted record that is gone: a 409, not the 404 of an ordinary update. */
 export function missingRecord(guard: RevertGuard | undefined, notFoundError: Error): Error {
   return guard ? conflict(AUDIT_MESSAGES.gone) : notFoundError;
-}
-
-type TableWithId = PgTable & { id: PgColumn };
-
-/**
- * The row as it is before the write, locked until the transaction ends: what the entry's
- * "before" values and a revert's check read. Under the table's write lock no other writer can
- * change it anyway; the row lock also holds off writers that do not take the table lock (admins).
- */
-export async function lockRow<T extends TableWithId>(tx: Db, table: T, id: string): Promise<T['$inferSelect'] | null> {
-  const rows = await tx
-    .select()
-    .from(table as PgTable)
-    .where(eq(table.id, id))
-    .for('update');
-  return (rows[0] as T['$inferSelect'] | undefined) ?? null;
-}
-
-/**
- * The rows of a batch, locked, in the order of `ids`; a 400 naming every id that does not exist,
- * before anything is written.
- */
-export async function lockRows<T extends TableWithId>(tx: Db, table: T, ids: readonly string[]): Promise<Array<T['$inferSelect']>> {
-  const rows = (await tx
-    .select()
-    .from(table as PgTable)
-    .where(inArray(table.id, [...ids]))
-    .orderBy(table.id)
-    .for('update')) as Array<T['$inferSelect'] & { id: string }>;
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  const missing = ids.filter((id) => !byId.has(id));
-  if (missing.length) throw badRequest(`${BATCH_MESSAGES.unknownIds}${missing.join('、')}`);
-  return ids.map((id) => byId.get(id)!);
-}
-
-/** A batch's ids once each, in the order given. */
-export function uniqueIds(ids: readonly string[]): string[] {
-  return [...new Set(ids)];
-}
-
-/** A short plain-text title for content that is HTML (a comment). */
-export function plainTitle(html: string, max = 40): string {
-  const text = html
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/&nbsp;/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return text.length > max ? `${text.slice(0, max)}…` : text;
 }

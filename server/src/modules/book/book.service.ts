@@ -6,12 +6,14 @@ import { AUDIT_ACTIONS, type AuditAction, type BatchResult } from '../../../../c
 import type { Db } from '../../db/client';
 import { books as booksTable } from '../../db/schema';
 import { writeTransaction, type Locked } from '../../db/write-lock';
+import { ENTITIES, type BinLocks } from '../../db/entities';
 import { DEFAULT_BOOK_COVER } from '../../lib/defaults';
 import { badRequest, notFound } from '../../lib/errors';
 import { requiredHtml } from '../../lib/html';
 import { newId } from '../../lib/ids';
 import { mapPage } from '../../lib/paging';
-import { checkGuard, diff, lockRow, lockRows, missingRecord, uniqueIds, type Actor, type Audit, type RevertGuard } from '../audit/audit';
+import { checkGuard, diff, missingRecord, type Actor, type Audit, type RevertGuard } from '../audit/audit';
+import { lockRow, lockRows, uniqueIds } from '../../db/rows';
 import type { CommentRepository } from '../comment/comment.repository';
 import type { TrashBin } from '../trash/trash.service';
 import type { TypeRepository } from '../type/type.repository';
@@ -58,7 +60,7 @@ export function createBookService(deps: {
    * insert for all), inside the caller's transaction.
    */
   async function removeIn(
-    tx: Locked<'books' | 'comments'>,
+    tx: Locked<BinLocks<'book'>>,
     actor: Actor,
     action: AuditAction,
     rows: ReadonlyArray<{ id: string; bookTitle: string }>,
@@ -136,7 +138,7 @@ export function createBookService(deps: {
     },
 
     async remove(actor: Actor, id: string): Promise<void> {
-      await writeTransaction(db, ['books', 'comments'], async (tx) => {
+      await writeTransaction(db, ENTITIES.book.bin.locks, async (tx) => {
         const book = await lockRow(tx, booksTable, id);
         if (!book) throw notFound(BOOK_MESSAGES.notFound);
         await removeIn(tx, actor, AUDIT_ACTIONS.delete, [book]);
@@ -146,7 +148,7 @@ export function createBookService(deps: {
     /** All or nothing: every id must exist, and each book gets its own audit entry. */
     async batch(actor: Actor, _action: 'delete', given: readonly string[]): Promise<BatchResult> {
       const ids = uniqueIds(given);
-      await writeTransaction(db, ['books', 'comments'], async (tx) => {
+      await writeTransaction(db, ENTITIES.book.bin.locks, async (tx) => {
         await removeIn(tx, actor, AUDIT_ACTIONS.batchDelete, await lockRows(tx, booksTable, ids));
       });
       return { done: ids.length };

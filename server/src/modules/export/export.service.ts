@@ -8,6 +8,8 @@ import type {
 } from '../../../../contract/export';
 import { AUDIT_ENTITIES, type AuditExportQuery, type AuditEntry } from '../../../../contract/audit';
 import { changeLines } from '../../../../contract/labels';
+import { COMMENT_TYPES } from '../../../../contract/comment';
+import { ENTITIES } from '../../db/entities';
 import type { CsvColumn, CsvExport } from '../../lib/csv';
 import { zonedDate } from '../../lib/csv';
 import type { Db } from '../../db/client';
@@ -23,13 +25,13 @@ import type { IssueRepository, IssueWithUser } from '../issue/issue.repository';
 import type { TypeRepository } from '../type/type.repository';
 import type { UserRepository, UserRow } from '../user/user.repository';
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", apos: "'", nbsp: ' ' };
+const HTML_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", apos: "'", nbsp: ' ' };
 
 /** The text of stored (sanitised) HTML, as the lists show it: tags out, entities read, spaces collapsed. */
 export function htmlToText(html: string): string {
   return html
     .replace(/<[^>]*>/g, ' ')
-    .replace(/&(amp|lt|gt|quot|#39|apos|nbsp);/g, (_m, name: string) => ENTITIES[name])
+    .replace(/&(amp|lt|gt|quot|#39|apos|nbsp);/g, (_m, name: string) => HTML_ENTITIES[name])
     .replace(/\s+/g, ' ')
     .trim();
 }
@@ -59,6 +61,7 @@ export function createExportService(deps: {
   const { db, audit, users, books, interviews, issues, comments, types } = deps;
   const now = deps.now ?? Date.now;
   const csvDate = (ms: number | null | undefined) => zonedDate(ms, deps.timeZone);
+  const text = { date: csvDate, html: htmlToText };
 
   /**
    * The export's one audit entry (导出): who exported which list, with which filters, and how many
@@ -112,7 +115,6 @@ export function createExportService(deps: {
     /** 操作日志: the entries the list's filters let through (a normal admin's own only), changes in words. */
     audit(actor: Actor, query: AuditExportQuery): CsvExport<AuditEntry> {
       const filter = deps.auditLog.filterFor(actor, query);
-      const text = { date: csvDate, html: htmlToText };
       const columns: Array<CsvColumn<AuditEntry>> = [
         { header: '时间', value: (r) => csvDate(r.at) },
         { header: '管理员', value: (r) => r.adminLoginId },
@@ -127,87 +129,44 @@ export function createExportService(deps: {
 
     user(actor: Actor, query: UserExportQuery): CsvExport<UserRow> {
       const { loginId, nickname, enabled } = query;
-      const columns: Array<CsvColumn<UserRow>> = [
-        { header: '登录账号', value: (r) => r.loginId },
-        { header: '昵称', value: (r) => r.nickname },
-        { header: '头像', value: (r) => r.avatar },
-        { header: '积分', value: (r) => r.points },
-        { header: '注册时间', value: (r) => csvDate(r.registerDate) },
-        { header: '账号状态', value: (r) => (r.enabled ? '启用' : '禁用') },
-      ];
-      return audited(actor, 'user', query, {
-        name: '用户列表',
-        columns,
-        batches: users.scan({ loginId, nickname, enabled: booleanFilter(enabled) }),
-      });
+      const { exportName: name, exportColumns } = ENTITIES.user;
+      const columns = exportColumns({ ...text, typeName: () => '' });
+      return audited(actor, 'user', query, { name, columns, batches: users.scan({ loginId, nickname, enabled: booleanFilter(enabled) }) });
     },
 
     async book(actor: Actor, query: BookExportQuery): Promise<CsvExport<BookRow>> {
       const { bookTitle, typeId } = query;
-      const typeName = await typeNames();
-      const columns: Array<CsvColumn<BookRow>> = [
-        { header: '书籍名称', value: (r) => r.bookTitle },
-        { header: '书籍分类', value: (r) => typeName(r.typeId) },
-        { header: '书籍简介', value: (r) => htmlToText(r.bookIntro) },
-        { header: '书籍封面', value: (r) => r.bookPic },
-        { header: '浏览数', value: (r) => r.scanNumber },
-        { header: '评论数', value: (r) => r.commentNumber },
-        { header: '上架日期', value: (r) => csvDate(r.onShelfDate) },
-      ];
-      return audited(actor, 'book', query, { name: '书籍列表', columns, batches: books.scan({ bookTitle, typeId }) });
+      const columns = ENTITIES.book.exportColumns({ ...text, typeName: await typeNames() });
+      return audited(actor, 'book', query, { name: ENTITIES.book.exportName, columns, batches: books.scan({ bookTitle, typeId }) });
     },
 
     async interview(actor: Actor, query: InterviewExportQuery): Promise<CsvExport<InterviewRow>> {
       const { interviewTitle, typeId } = query;
-      const typeName = await typeNames();
-      const columns: Array<CsvColumn<InterviewRow>> = [
-        { header: '题目名称', value: (r) => r.interviewTitle },
-        { header: '题目分类', value: (r) => typeName(r.typeId) },
-        { header: '上架日期', value: (r) => csvDate(r.onShelfDate) },
-      ];
-      return audited(actor, 'interview', query, { name: '题目列表', columns, batches: interviews.scan({ interviewTitle, typeId }) });
+      const { exportName: name, exportColumns } = ENTITIES.interview;
+      const columns = exportColumns({ ...text, typeName: await typeNames() });
+      return audited(actor, 'interview', query, { name, columns, batches: interviews.scan({ interviewTitle, typeId }) });
     },
 
     async issue(actor: Actor, query: IssueExportQuery): Promise<CsvExport<IssueWithUser>> {
       const { issueTitle, typeId, issueStatus } = query;
-      const typeName = await typeNames();
-      const columns: Array<CsvColumn<IssueWithUser>> = [
-        { header: 'ID', value: (r) => r.id },
-        { header: '问答标题', value: (r) => r.issueTitle },
-        { header: '问答描述', value: (r) => htmlToText(r.issueContent) },
-        { header: '提问用户', value: (r) => r.user.nickname },
-        { header: '浏览数', value: (r) => r.scanNumber },
-        { header: '评论数', value: (r) => r.commentNumber },
-        { header: '问题分类', value: (r) => typeName(r.typeId) },
-        { header: '审核状态', value: (r) => (r.issueStatus ? '已通过' : '待审核') },
-        { header: '提问时间', value: (r) => csvDate(r.issueDate) },
-      ];
-      return audited(actor, 'issue', query, {
-        name: '问答列表',
+      const { exportName: name, exportColumns } = ENTITIES.issue;
+      const columns = exportColumns({ ...text, typeName: await typeNames() });
+      return audited<IssueWithUser>(actor, 'issue', query, {
+        name,
         columns,
         batches: issues.scan({ issueTitle, typeId, issueStatus: booleanFilter(issueStatus) }),
       });
     },
 
     async comment(actor: Actor, query: CommentExportQuery): Promise<CsvExport<CommentListRow>> {
-      const { commentType = 1, commentContent, typeId } = query;
-      const typeName = await typeNames();
-      const columns: Array<CsvColumn<CommentListRow>> = [
-        { header: commentType === 1 ? '问题标题' : '书籍标题', value: (r) => r.target.title },
-        { header: '评论内容', value: (r) => htmlToText(r.commentContent) },
-        { header: '评论用户', value: (r) => r.user.nickname },
-        { header: '评论分类', value: (r) => typeName(r.typeId) },
-        { header: '评论日期', value: (r) => csvDate(r.commentDate) },
-      ];
-      return audited(
+      const { commentType = COMMENT_TYPES.issue, commentContent, typeId } = query;
+      const { exportName, exportColumns } = ENTITIES.comment;
+      const columns = exportColumns({ ...text, typeName: await typeNames() }, commentType);
+      return audited<CommentListRow>(
         actor,
         'comment',
         { ...query, commentType },
-        {
-          name: commentType === 1 ? '问答评论列表' : '书籍评论列表',
-          columns,
-          batches: comments.scan({ commentType, commentContent, typeId }),
-        },
+        { name: exportName(commentType), columns, batches: comments.scan({ commentType, commentContent, typeId }) },
       );
     },
   };

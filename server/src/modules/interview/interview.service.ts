@@ -6,11 +6,13 @@ import { AUDIT_ACTIONS, type AuditAction, type BatchResult } from '../../../../c
 import type { Db } from '../../db/client';
 import { interviews as interviewsTable } from '../../db/schema';
 import { writeTransaction, type Locked } from '../../db/write-lock';
+import { ENTITIES, type BinLocks } from '../../db/entities';
 import { badRequest, notFound } from '../../lib/errors';
 import { requiredHtml } from '../../lib/html';
 import { newId } from '../../lib/ids';
 import { mapPage } from '../../lib/paging';
-import { checkGuard, diff, lockRow, lockRows, missingRecord, uniqueIds, type Actor, type Audit, type RevertGuard } from '../audit/audit';
+import { checkGuard, diff, missingRecord, type Actor, type Audit, type RevertGuard } from '../audit/audit';
+import { lockRow, lockRows, uniqueIds } from '../../db/rows';
 import type { TrashBin } from '../trash/trash.service';
 import type { TypeRepository } from '../type/type.repository';
 import type { InterviewChanges, InterviewRepository, InterviewRow } from './interview.repository';
@@ -44,7 +46,7 @@ export function createInterviewService(deps: {
    * (one insert for all), inside the caller's transaction.
    */
   async function removeIn(
-    tx: Locked<'interviews'>,
+    tx: Locked<BinLocks<'interview'>>,
     actor: Actor,
     action: AuditAction,
     rows: ReadonlyArray<{ id: string; interviewTitle: string }>,
@@ -119,7 +121,7 @@ export function createInterviewService(deps: {
     },
 
     async remove(actor: Actor, id: string): Promise<void> {
-      await writeTransaction(db, ['interviews'], async (tx) => {
+      await writeTransaction(db, ENTITIES.interview.bin.locks, async (tx) => {
         const interview = await lockRow(tx, interviewsTable, id);
         if (!interview) throw notFound(INTERVIEW_MESSAGES.notFound);
         await removeIn(tx, actor, AUDIT_ACTIONS.delete, [interview]);
@@ -129,7 +131,7 @@ export function createInterviewService(deps: {
     /** All or nothing: every id must exist, and each question gets its own bin entry and audit entry. */
     async batch(actor: Actor, _action: 'delete', given: readonly string[]): Promise<BatchResult> {
       const ids = uniqueIds(given);
-      await writeTransaction(db, ['interviews'], async (tx) => {
+      await writeTransaction(db, ENTITIES.interview.bin.locks, async (tx) => {
         await removeIn(tx, actor, AUDIT_ACTIONS.batchDelete, await lockRows(tx, interviewsTable, ids));
       });
       return { done: ids.length };

@@ -7,12 +7,14 @@ import { AUDIT_ACTIONS, type AuditAction, type BatchResult, type IssueBatchActio
 import type { Db } from '../../db/client';
 import { issues as issuesTable } from '../../db/schema';
 import { writeTransaction, type Locked } from '../../db/write-lock';
+import { ENTITIES, type BinLocks } from '../../db/entities';
 import { booleanFilter } from '../../lib/filters';
 import { badRequest, notFound } from '../../lib/errors';
 import { requiredHtml } from '../../lib/html';
 import { newId } from '../../lib/ids';
 import { mapPage } from '../../lib/paging';
-import { checkGuard, diff, lockRow, lockRows, missingRecord, uniqueIds, type Actor, type Audit, type RevertGuard } from '../audit/audit';
+import { checkGuard, diff, missingRecord, type Actor, type Audit, type RevertGuard } from '../audit/audit';
+import { lockRow, lockRows, uniqueIds } from '../../db/rows';
 import type { CommentRepository } from '../comment/comment.repository';
 import type { TrashBin } from '../trash/trash.service';
 import type { TypeRepository } from '../type/type.repository';
@@ -62,7 +64,7 @@ export function createIssueService(deps: {
    * (one insert for all), inside the caller's transaction.
    */
   async function removeIn(
-    tx: Locked<'issues' | 'comments'>,
+    tx: Locked<BinLocks<'issue'>>,
     actor: Actor,
     action: AuditAction,
     rows: ReadonlyArray<{ id: string; issueTitle: string }>,
@@ -146,7 +148,7 @@ export function createIssueService(deps: {
     },
 
     async remove(actor: Actor, id: string): Promise<void> {
-      await writeTransaction(db, ['issues', 'comments'], async (tx) => {
+      await writeTransaction(db, ENTITIES.issue.bin.locks, async (tx) => {
         const issue = await lockRow(tx, issuesTable, id);
         if (!issue) throw notFound(ISSUE_MESSAGES.notFound);
         await removeIn(tx, actor, AUDIT_ACTIONS.delete, [issue]);
@@ -157,7 +159,7 @@ export function createIssueService(deps: {
     async batch(actor: Actor, action: IssueBatchAction, given: readonly string[]): Promise<BatchResult> {
       const ids = uniqueIds(given);
       if (action === 'delete') {
-        await writeTransaction(db, ['issues', 'comments'], async (tx) => {
+        await writeTransaction(db, ENTITIES.issue.bin.locks, async (tx) => {
           await removeIn(tx, actor, AUDIT_ACTIONS.batchDelete, await lockRows(tx, issuesTable, ids));
         });
         return { done: ids.length };

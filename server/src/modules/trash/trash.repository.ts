@@ -1,68 +1,18 @@
-import { and, count, eq, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, sql } from 'drizzle-orm';
 import type { TrashEntity } from '../../../../contract/trash';
 import { queryRows, type Db } from '../../db/client';
 import { nearestEndPage, newestFirst, paginate } from '../../db/list';
 import { trash } from '../../db/schema';
 import type { Locked } from '../../db/write-lock';
+import { BINNED, type ContentTable } from '../../db/entities';
 import { canonicalLoginId } from '../../lib/account-names';
 import type { PageRequest } from '../../lib/paging';
 
 export type TrashRow = Omit<typeof trash.$inferSelect, 'rows'>;
 export type TrashRepository = ReturnType<typeof createTrashRepository>;
 
-/** The content tables a bin entry may hold rows of, in the order their rows are put back. */
-export const RESTORE_ORDER = ['users', 'books', 'interviews', 'issues', 'comments'] as const;
-type ContentTable = (typeof RESTORE_ORDER)[number];
-
 /** Every lock a restore or purge may need: the tables it inserts into and the parents it recounts. */
 export type TrashLocks = Locked<ContentTable>;
-
-/** What one deletion takes with it: per table, the rows (by a condition on alias `t`). */
-function cascadeOf(entity: TrashEntity, id: string): Array<[ContentTable, SQL]> {
-  switch (entity) {
-    case 'user':
-      return [
-        ['users', sql`t.id = ${id}`],
-        ['issues', sql`t.user_id = ${id}`],
-        // Their own comments and every comment under their issues: two indexed lookups, not an OR over every comment.
-        [
-          'comments',
-          sql`t.id in (select c.id from comments c where c.user_id = ${id}
-            union select c.id from comments c join issues i on i.id = c.issue_id where i.user_id = ${id})`,
-        ],
-      ];
-    case 'book':
-      return [
-        ['books', sql`t.id = ${id}`],
-        ['comments', sql`t.book_id = ${id}`],
-      ];
-    case 'interview':
-      return [['interviews', sql`t.id = ${id}`]];
-    case 'issue':
-      return [
-        ['issues', sql`t.id = ${id}`],
-        ['comments', sql`t.issue_id = ${id}`],
-      ];
-    case 'comment':
-      return [['comments', sql`t.id = ${id}`]];
-  }
-}
-
-/** The entry's title, from its main row `m`. */
-const TITLE: Record<TrashEntity, [ContentTable, SQL]> = {
-  user: ['users', sql`m.login_id`],
-  book: ['books', sql`m.book_title`],
-  interview: ['interviews', sql`m.interview_title`],
-  issue: ['issues', sql`m.issue_title`],
-  // A comment has no title: 「评论：<the start of its text>（问答：<its issue's title>）」, or 书籍 for a
-  // book's, so the bin says where it was. Its parent is live when the comment alone is deleted.
-  comment: [
-    'comments',
-    sql`'评论：' || left(btrim(regexp_replace(regexp_replace(m.comment_content, '<[^>]*>', ' ', 'g'), '&[a-z#0-9]+;|\\s+', ' ', 'g')), 60)
-      || coalesce('（问答：' || (select p.issue_title from issues p where p.id = m.issue_id) || '）',
-                  '（书籍：' || (select p.book_title from books p where p.id = m.book_id) || '）', '')`,
-  ],
-};
 
 /**
  * The references a restored row needs, checked in restore order after the rows before it are
@@ -147,12 +97,13 @@ export function createTrashRepository(db: Db) {
       tx: Db,
       entry: { id: string; entity: TrashEntity; entityId: string; by: { id: string; loginId: string }; at: number; expiresAt: number },
     ): Promise<boolean> {
-      const parts = cascadeOf(entry.entity, entry.entityId).map(
+      const { cascade, title } = BINNED[entry.entity].bin;
+      const parts = cascade.map(
         ([table, where], index) =>
           sql`select ${index} as ord, ${table}::text as tbl,
-            coalesce((select jsonb_agg(to_jsonb(t) order by t.id) from ${sql.identifier(table)} t where ${where}), '[]'::jsonb) as rows`,
+            coalesce((select jsonb_agg(to_jsonb(t) order by t.id) from ${sql.identifier(table)} t where ${where(entry.entityId)}), '[]'::jsonb) as rows`,
       );
-      const [mainTable, title] = TITLE[entry.entity];
+      const mainTable = BINNED[entry.entity].table;
       const rows = await queryRows<{ id: string }>(
         tx,
         sql`with parts as (${sql.join(parts, sql` union all `)})

@@ -6,7 +6,8 @@ import { writeTransaction } from '../../db/write-lock';
 import { conflict, forbidden, isForeignKeyViolation, isUniqueViolation, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { Actor, Audit } from '../audit/audit';
-import { RESTORE_ORDER, type TrashLocks, type TrashRepository, type TrashRow } from './trash.repository';
+import { RESTORE_ORDER } from '../../db/entities';
+import type { TrashLocks, TrashRepository, TrashRow } from './trash.repository';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

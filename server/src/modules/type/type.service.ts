@@ -6,7 +6,9 @@ import { AUDIT_ACTIONS } from '../../../../contract/audit';
 import type { Db } from '../../db/client';
 import { types as typesTable } from '../../db/schema';
 import { writeTransaction } from '../../db/write-lock';
-import { checkGuard, diff, lockRow, missingRecord, type Actor, type Audit, type RevertGuard } from '../audit/audit';
+import { ENTITIES } from '../../db/entities';
+import { checkGuard, diff, missingRecord, type Actor, type Audit, type RevertGuard } from '../audit/audit';
+import { lockRow } from '../../db/rows';
 import type { TypeRepository, TypeRow, TypeUsage } from './type.repository';
 
 function toType(row: TypeRow): TypeRecord {
@@ -72,9 +74,9 @@ export function createTypeService(deps: { db: Db; types: TypeRepository; audit: 
     },
 
     async remove(actor: Actor, id: string): Promise<void> {
-      // Every table that refers to types: a content write holding the type (key share) finishes
-      // before the delete looks, and none starts until it is done.
-      await writeTransaction(db, ['types', 'books', 'interviews', 'issues', 'comments'], async (tx) => {
+      // Every table that refers to types (the registry's deleteLocks): a content write holding the
+      // type (key share) finishes before the delete looks, and none starts until it is done.
+      await writeTransaction(db, ENTITIES.type.deleteLocks, async (tx) => {
         const usage = await types.usage(id, tx);
         const inUse = describeUsage(usage);
         if (inUse) throw conflict(`${TYPE_MESSAGES.inUse}（${inUse}）`);

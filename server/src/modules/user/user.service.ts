@@ -6,13 +6,15 @@ import { AUDIT_ACTIONS, type AuditAction, type BatchResult, type UserBatchAction
 import type { Db } from '../../db/client';
 import { users as usersTable } from '../../db/schema';
 import { writeTransaction, type Locked } from '../../db/write-lock';
+import { ENTITIES, type BinLocks } from '../../db/entities';
 import { DEFAULT_AVATAR, DEFAULT_USER_NICKNAME, DEFAULT_USER_POINTS } from '../../lib/defaults';
 import { conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors';
 import { booleanFilter } from '../../lib/filters';
 import { newId } from '../../lib/ids';
 import { mapPage } from '../../lib/paging';
 import { checkUserPassword, hashPassword, randomPassword } from '../../lib/passwords';
-import { checkGuard, diff, lockRow, lockRows, missingRecord, uniqueIds, type Actor, type Audit, type RevertGuard } from '../audit/audit';
+import { checkGuard, diff, missingRecord, type Actor, type Audit, type RevertGuard } from '../audit/audit';
+import { lockRow, lockRows, uniqueIds } from '../../db/rows';
 import type { CommentRepository } from '../comment/comment.repository';
 import type { IssueRepository } from '../issue/issue.repository';
 import type { TrashBin } from '../trash/trash.service';
@@ -64,7 +66,7 @@ export function createUserService(deps: {
    * each gets its audit entry (one insert for all); inside the caller's transaction.
    */
   async function removeIn(
-    tx: Locked<'users' | 'books' | 'issues' | 'comments'>,
+    tx: Locked<BinLocks<'user'>>,
     actor: Actor,
     action: AuditAction,
     rows: ReadonlyArray<{ id: string; loginId: string }>,
@@ -180,7 +182,7 @@ export function createUserService(deps: {
     },
 
     async remove(actor: Actor, id: string): Promise<void> {
-      await writeTransaction(db, ['users', 'books', 'issues', 'comments'], async (tx) => {
+      await writeTransaction(db, ENTITIES.user.bin.locks, async (tx) => {
         const user = await lockRow(tx, usersTable, id);
         if (!user) throw notFound(USER_MESSAGES.notFound);
         await removeIn(tx, actor, AUDIT_ACTIONS.delete, [user]);
@@ -193,7 +195,7 @@ export function createUserService(deps: {
       if (action === 'delete') {
         // Deleting a user takes their issues and comments: a super admin's decision, as one by one.
         if (actor.permission !== 1) throw forbidden();
-        await writeTransaction(db, ['users', 'books', 'issues', 'comments'], async (tx) => {
+        await writeTransaction(db, ENTITIES.user.bin.locks, async (tx) => {
           await removeIn(tx, actor, AUDIT_ACTIONS.batchDelete, await lockRows(tx, usersTable, ids));
         });
         return { done: ids.length };
