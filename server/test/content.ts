@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../src/db/client';
 import { books, comments, interviews, issues, types, users } from '../src/db/schema';
 import { newId } from '../src/lib/ids';
+import { COMMENT_TYPES } from '../../contract/comment';
 
 type Table = 'users' | 'issues' | 'books' | 'comments';
 type Operation = 'insert' | 'update' | 'delete';
@@ -90,7 +91,7 @@ export function contentFixtures(db: Db) {
         id,
         commentContent: `<p>comment ${id}</p>`,
         commentDate: Date.now(),
-        commentType: values.bookId ? 2 : 1,
+        commentType: values.bookId ? COMMENT_TYPES.book : COMMENT_TYPES.issue,
         ...values,
       });
       return id;

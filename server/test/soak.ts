@@ -18,6 +18,7 @@ import { sql } from 'drizzle-orm';
 import { call, imageForm, pngWithTail, signIn, type Answer } from './live/client';
 import { consistencyProblems, tableCounts } from './live/consistency';
 import { embeddedDataDir, ServerProcess, sleep } from './live/server-process';
+import { COMMENT_TYPES } from '../../contract/comment';
 
 const USAGE = `用法：npm run soak -- [--duration 秒] [--rate 每秒请求数] [--warmup 秒] [--seed N]
   --duration  运行时长，默认 300 秒
@@ -367,8 +368,8 @@ async function main() {
           const book = onBook ? created.books.lease(rand.next) : null;
           const issue = onBook ? null : created.issues.lease(rand.next);
           const target = onBook
-            ? { commentType: 2, bookId: book?.id ?? rand.pick(seeded.books) }
-            : { commentType: 1, issueId: issue?.id ?? rand.pick(seeded.issues) };
+            ? { commentType: COMMENT_TYPES.book, bookId: book?.id ?? rand.pick(seeded.books) }
+            : { commentType: COMMENT_TYPES.issue, issueId: issue?.id ?? rand.pick(seeded.issues) };
           return {
             kind: 'create',
             method: 'POST',

@@ -9,6 +9,7 @@ import { FIELD_LABELS } from '../../../contract/fields';
 import { sanitizeHtmlExplained } from '../lib/html';
 import { DEFAULT_ADMIN_NICKNAME, DEFAULT_USER_NICKNAME, DEFAULT_USER_POINTS } from '../lib/defaults';
 import { type Doc, ObjectIdValue, type Value } from './values';
+import { COMMENT_TYPES } from '../../../contract/comment';
 
 export class SkipRecord extends Error {}
 
@@ -271,19 +272,19 @@ export function mapComment(r: RecordReader) {
   const given = r.doc.commentType;
   if (given === undefined || given === null) {
     if (!issueId === !bookId) r.skip(`缺少${label('commentType')}`);
-    commentType = issueId ? 1 : 2;
+    commentType = issueId ? COMMENT_TYPES.issue : COMMENT_TYPES.book;
     r.fixes.push(`缺少${label('commentType')}，已按目标补上`);
   } else {
-    commentType = r.int('commentType', { min: 1, max: 2 });
+    commentType = r.int('commentType', { min: COMMENT_TYPES.issue, max: COMMENT_TYPES.book });
   }
   // A comment belongs to exactly one target, the one its type names (the old server forced the other to null).
-  if (commentType === 1 && !issueId) r.skip(`问答评论缺少${label('issueId')}`);
-  if (commentType === 2 && !bookId) r.skip(`书籍评论缺少${label('bookId')}`);
+  if (commentType === COMMENT_TYPES.issue && !issueId) r.skip(`问答评论缺少${label('issueId')}`);
+  if (commentType === COMMENT_TYPES.book && !bookId) r.skip(`书籍评论缺少${label('bookId')}`);
   return {
     id,
     userId: r.ref('userId', true)!,
-    issueId: commentType === 1 ? issueId : null,
-    bookId: commentType === 2 ? bookId : null,
+    issueId: commentType === COMMENT_TYPES.issue ? issueId : null,
+    bookId: commentType === COMMENT_TYPES.book ? bookId : null,
     typeId: r.ref('typeId', false) ?? '',
     commentContent: r.html('commentContent', 50_000),
     commentDate: r.date('commentDate'),

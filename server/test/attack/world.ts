@@ -1,6 +1,7 @@
 import type { CatalogEntry } from '../../src/plugins/auth';
 import { contentFixtures } from '../content';
 import { CAPTCHA, ROOT_LOGIN, ROOT_PASSWORD, passwordOf, type TestContext } from '../harness';
+import { COMMENT_TYPES } from '../../../contract/comment';
 
 /** One record of every kind, and an admin of each level: what the routes' parameters point at. */
 export interface World {
@@ -94,7 +95,7 @@ export function validBody(
     'PATCH /api/interview/:id': { interviewTitle: `i-${unique}` },
     'POST /api/issue': { issueTitle: `q-${unique}`, issueContent: html, userId: world.userId, typeId: world.typeId },
     'PATCH /api/issue/:id': { issueTitle: `q-${unique}` },
-    'POST /api/comment': { userId: world.userId, commentType: 1, issueId: world.issueId, commentContent: html },
+    'POST /api/comment': { userId: world.userId, commentType: COMMENT_TYPES.issue, issueId: world.issueId, commentContent: html },
     // Bulk actions that keep the world's records; a bulk delete names an id that does not exist
     // (400, nothing deleted), as the permission table's single deletes do.
     'POST /api/user/batch': { action: 'enable', ids: [world.userId] },
@@ -122,7 +123,14 @@ const ID_OWNERS: Array<[prefix: string, record: RecordKey]> = [
 export function worldParams(url: string, world: World): Record<string, string | number> {
   const owner = ID_OWNERS.find(([prefix]) => url.startsWith(prefix));
   const id = owner ? world[owner[1]] : world.normal.id;
-  return { id, loginId: world.normal.loginId, commentType: 1, entity: 'user', auditId: world.auditId, sessionId: '0'.repeat(32) };
+  return {
+    id,
+    loginId: world.normal.loginId,
+    commentType: COMMENT_TYPES.issue,
+    entity: 'user',
+    auditId: world.auditId,
+    sessionId: '0'.repeat(32),
+  };
 }
 
 interface JsonSchemaLike {

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Db } from '../../src/db/client';
 import { call, imageForm, pngWithTail, type Answer } from '../live/client';
+import { COMMENT_TYPES } from '../../../contract/comment';
 
 /**
  * Concurrent writes with a ledger: which writes the server acknowledged (2xx) and which were cut
@@ -55,7 +56,11 @@ export async function prepare(url: string, token: string, size = { doomedUsers: 
       )
     )._id as string;
   const comment = async (userId: string, target: { issueId: string } | { bookId: string }) =>
-    post('/api/comment', { userId, commentType: 'issueId' in target ? 1 : 2, ...target, commentContent: '<p>评论</p>' }, 'comment');
+    post(
+      '/api/comment',
+      { userId, commentType: 'issueId' in target ? COMMENT_TYPES.issue : COMMENT_TYPES.book, ...target, commentContent: '<p>评论</p>' },
+      'comment',
+    );
 
   const keeperUsers = [await user('keeper-a'), await user('keeper-b'), await user('keeper-c')];
   const keeperIssues = [await issue(keeperUsers[0], '保留问答一'), await issue(keeperUsers[1], '保留问答二')];
@@ -155,7 +160,12 @@ export function startWrites(url: string, token: string, ledger: Ledger, workers 
         return send(
           'POST',
           '/api/comment',
-          { userId: keeperUser, commentType: 'issueId' in target ? 1 : 2, ...target, commentContent: `<p>评论 ${n}</p>` },
+          {
+            userId: keeperUser,
+            commentType: 'issueId' in target ? COMMENT_TYPES.issue : COMMENT_TYPES.book,
+            ...target,
+            commentContent: `<p>评论 ${n}</p>`,
+          },
           (d) => ledger.created.comments.push(d._id),
         );
       }

@@ -11,11 +11,12 @@ import { DeleteAction } from '@/components/ListActions';
 import { useTypeOptions } from '@/hooks/useTypeOptions';
 import { listComments, removeComment } from '@/services/comment';
 import type { FilterKey } from '@/services/table';
-import type { CommentListQuery, CommentRow, CommentType, CommentTypeParams } from '../../../contract/comment';
+import type { CommentListQuery, CommentRow, CommentTypeParams } from '../../../contract/comment';
+import { COMMENT_TYPES, type CommentType } from '../../../contract/values/comment';
 import { formatDate, plainExcerpt } from '@/utils/format';
 import { RowAction } from '@/components/RowAction';
 
-const TARGET_TITLE: Record<CommentType, string> = { 1: '问题标题', 2: '书籍标题' };
+const TARGET_TITLE: Record<CommentType, string> = { [COMMENT_TYPES.issue]: '问题标题', [COMMENT_TYPES.book]: '书籍标题' };
 
 interface ColumnContext {
   types: ReturnType<typeof useTypeOptions>;
@@ -27,7 +28,7 @@ interface ColumnContext {
 /** The issue's or book's title, linking to it. */
 function targetLink(comment: CommentRow) {
   if (!comment.target) return '-';
-  const to = comment.commentType === 1 ? `/issue/${comment.target._id}` : `/book/editBook/${comment.target._id}`;
+  const to = comment.commentType === COMMENT_TYPES.issue ? `/issue/${comment.target._id}` : `/book/editBook/${comment.target._id}`;
   return (
     <Link to={to} title={comment.target.title}>
       {comment.target.title}
@@ -90,7 +91,9 @@ export default function CommentList() {
   });
   const types = useTypeOptions();
   // The kind is in the address with the rest of the list's state (a shared link, Back).
-  const [commentType, setCommentType] = useState<CommentType>(() => (list.query.get('commentType') === '2' ? 2 : 1));
+  const [commentType, setCommentType] = useState<CommentType>(() =>
+    list.query.get('commentType') === String(COMMENT_TYPES.book) ? COMMENT_TYPES.book : COMMENT_TYPES.issue,
+  );
   const [detail, setDetail] = useState<CommentRow | null>(null);
 
   return (
@@ -102,8 +105,8 @@ export default function CommentList() {
           // The table's params carry the kind, so changing it fetches afresh.
           onChange={(event) => setCommentType(event.target.value as CommentType)}
         >
-          <Radio.Button value={1}>问答评论</Radio.Button>
-          <Radio.Button value={2}>书籍评论</Radio.Button>
+          <Radio.Button value={COMMENT_TYPES.issue}>问答评论</Radio.Button>
+          <Radio.Button value={COMMENT_TYPES.book}>书籍评论</Radio.Button>
         </Radio.Group>
       </Card>
       <ProTable<CommentRow, CommentTypeParams>

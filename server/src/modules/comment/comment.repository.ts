@@ -6,6 +6,7 @@ import { defineList, exactFilter, textFilter } from '../../db/list';
 import { books, comments, issues, users } from '../../db/schema';
 import type { Locked } from '../../db/write-lock';
 import type { PageRequest } from '../../lib/paging';
+import { COMMENT_TYPES } from '../../../../contract/comment';
 
 export type CommentRow = typeof comments.$inferSelect;
 export type CommentRepository = ReturnType<typeof createCommentRepository>;
@@ -30,7 +31,7 @@ export interface CommentTargets {
   bookIds: string[];
 }
 
-const parentOf = (commentType: CommentType) => (commentType === 1 ? issues : books);
+const parentOf = (commentType: CommentType) => (commentType === COMMENT_TYPES.issue ? issues : books);
 
 export function createCommentRepository(db: Db) {
   const commentList = defineList(db, {
@@ -144,7 +145,7 @@ export function createCommentRepository(db: Db) {
     },
 
     async deleteUnder(commentType: CommentType, parentId: string, tx: Locked<'comments'>): Promise<void> {
-      await tx.delete(comments).where(eq(commentType === 1 ? comments.issueId : comments.bookId, parentId));
+      await tx.delete(comments).where(eq(commentType === COMMENT_TYPES.issue ? comments.issueId : comments.bookId, parentId));
     },
 
     /** A comment's typeId is its parent's: when the parent changes type, its comments follow. */
@@ -152,7 +153,7 @@ export function createCommentRepository(db: Db) {
       await tx
         .update(comments)
         .set({ typeId })
-        .where(eq(commentType === 1 ? comments.issueId : comments.bookId, parentId));
+        .where(eq(commentType === COMMENT_TYPES.issue ? comments.issueId : comments.bookId, parentId));
     },
   };
 }

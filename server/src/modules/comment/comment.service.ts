@@ -9,19 +9,26 @@ import { AUDIT_ACTIONS, type AuditAction, type BatchResult } from '../../../../c
 import type { Db } from '../../db/client';
 import { comments as commentsTable } from '../../db/schema';
 import { writeTransaction, type Locked } from '../../db/write-lock';
+import { ENTITIES, type BinLocks } from '../../db/entities';
 import { badRequest, notFound } from '../../lib/errors';
-import { requiredHtml } from '../../lib/html';
+import { plainTitle, requiredHtml } from '../../lib/html';
 import { newId } from '../../lib/ids';
 import { mapPage, type PageRequest } from '../../lib/paging';
-import { lockRow, lockRows, plainTitle, uniqueIds, type Actor, type Audit } from '../audit/audit';
+import type { Actor, Audit } from '../audit/audit';
+import { lockRow, lockRows, uniqueIds } from '../../db/rows';
 import type { TrashBin } from '../trash/trash.service';
 import type { UserRepository } from '../user/user.repository';
 import type { CommentListRow, CommentRepository, CommentRow as StoredComment } from './comment.repository';
+import { COMMENT_TYPES } from '../../../../contract/comment';
 
-const PARENT_MISSING: Record<CommentType, string> = { 1: ISSUE_MESSAGES.notFound, 2: BOOK_MESSAGES.notFound };
+const PARENT_MISSING: Record<CommentType, string> = {
+  [COMMENT_TYPES.issue]: ISSUE_MESSAGES.notFound,
+  [COMMENT_TYPES.book]: BOOK_MESSAGES.notFound,
+};
 // A comment write also moves its parent's commentNumber.
-const COMMENT_WRITE = ['books', 'issues', 'comments'] as const;
-const PARENT_FIELD: Record<CommentType, 'issueId' | 'bookId'> = { 1: 'issueId', 2: 'bookId' };
+// A comment's write changes its parent's comment count: the same locks as its delete.
+const COMMENT_WRITE = ENTITIES.comment.bin.locks;
+const PARENT_FIELD: Record<CommentType, 'issueId' | 'bookId'> = { [COMMENT_TYPES.issue]: 'issueId', [COMMENT_TYPES.book]: 'bookId' };
 
 function toComment(row: StoredComment): Comment {
   return {
@@ -62,7 +69,7 @@ export function createCommentService(deps: {
    * gets its audit entry (one insert for all), inside the caller's transaction.
    */
   async function removeIn(
-    tx: Locked<'books' | 'issues' | 'comments'>,
+    tx: Locked<BinLocks<'comment'>>,
     actor: Actor,
     action: AuditAction,
     rows: ReadonlyArray<{ id: string; commentContent: string }>,
@@ -106,8 +113,8 @@ export function createCommentService(deps: {
           {
             id: newId(at),
             userId,
-            issueId: commentType === 1 ? parentId : null,
-            bookId: commentType === 2 ? parentId : null,
+            issueId: commentType === COMMENT_TYPES.issue ? parentId : null,
+            bookId: commentType === COMMENT_TYPES.book ? parentId : null,
             typeId,
             commentContent,
             commentDate: at,
