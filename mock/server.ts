@@ -32,6 +32,7 @@ import { writeTransaction } from '../server/src/db/write-lock';
 import { createAdminRepository } from '../server/src/modules/admin/admin.repository';
 import { DEFAULT_AVATAR } from '../server/src/lib/defaults';
 import { newId } from '../server/src/lib/ids';
+import { fail } from '../server/src/lib/http';
 import { silentLogging } from '../server/src/plugins/logging';
 import { hashPassword } from '../server/src/lib/passwords';
 import { DEMO_SIZES, seed } from '../server/src/seed/seed';
@@ -126,7 +127,7 @@ export const READY_WAIT_MS = 60_000;
 function unavailable(res: ServerResponse, msg: string) {
   res.statusCode = 503;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.end(JSON.stringify({ success: false, code: 503, msg, data: null }));
+  res.end(JSON.stringify(fail(503, msg)));
 }
 
 /** The server once ready, or null when it was not ready within `waitMs`. */

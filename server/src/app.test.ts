@@ -67,7 +67,7 @@ describe('HTTP behaviour', () => {
   it('answers an unknown API path with the 404 envelope', async () => {
     const response = await t.inject({ method: 'GET', url: '/api/nothing-here' });
     expect(response.statusCode).toBe(404);
-    expect(response.json()).toEqual({ success: false, code: 404, msg: '接口不存在', data: null });
+    expect(response.json()).toEqual({ success: false, code: 404, msg: '接口不存在', errorCode: 'NOT_FOUND', data: null });
   });
 
   it('answers malformed JSON with a 400 envelope', async () => {

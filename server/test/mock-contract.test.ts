@@ -126,7 +126,13 @@ test('a call waits for the in-process server only so long, then answers the 503 
     expect(performance.now() - started).toBeGreaterThanOrEqual(90);
     expect(response.status).toBe(503);
     expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
-    expect(await response.json()).toEqual({ success: false, code: 503, msg: '服务暂时不可用，请稍后重试', data: null });
+    expect(await response.json()).toEqual({
+      success: false,
+      code: 503,
+      msg: '服务暂时不可用，请稍后重试',
+      errorCode: 'UNAVAILABLE',
+      data: null,
+    });
   } finally {
     error.mockRestore();
     await new Promise((resolve) => waiting.close(resolve));
@@ -155,14 +161,14 @@ test('admin and editor sign in with 123456 and the captcha TEST in any case; a w
 
   const wrong = await login('admin', 'ABCD');
   expect(wrong.status).toBe(400);
-  expect(wrong.body).toEqual({ success: false, code: 400, msg: '验证码错误', data: null });
+  expect(wrong.body).toEqual({ success: false, code: 400, msg: '验证码错误', errorCode: 'BAD_REQUEST', data: null });
 });
 
 test('an editor is refused the admins’ list with 403 and the server’s message', async () => {
   const { token } = (await login('editor', 'TEST')).body!.data;
   const refused = await call('GET', '/api/admin', { token });
   expect(refused.status).toBe(403);
-  expect(refused.body).toEqual({ success: false, code: 403, msg: '没有权限进行此操作', data: null });
+  expect(refused.body).toEqual({ success: false, code: 403, msg: '没有权限进行此操作', errorCode: 'FORBIDDEN', data: null });
   expect((await call('GET', '/api/admin/whoami')).status).toBe(401);
 });
 
@@ -178,7 +184,13 @@ test('lists come in the paging envelope over the demo data; an oversized page is
   expect(page.body!.data.data).toHaveLength(5);
   const tooBig = await call('GET', '/api/user?pageSize=500', { token });
   expect(tooBig.status).toBe(400);
-  expect(tooBig.body).toEqual({ success: false, code: 400, msg: '每页条数（pageSize）超出允许的范围', data: null });
+  expect(tooBig.body).toEqual({
+    success: false,
+    code: 400,
+    msg: '每页条数（pageSize）超出允许的范围',
+    errorCode: 'VALIDATION_FAILED',
+    data: null,
+  });
 });
 
 test('a book created with a JSON body reads back as stored, its HTML cleaned; a missing field is a 400 in Chinese', async () => {
@@ -224,5 +236,11 @@ test('an upload read by Umi’s multer reaches the server whole and is served ba
   notImage.append('file', new Blob(['plain text'], { type: 'image/png' }), 'fake.png');
   const refused = await call('POST', '/api/upload', { token, body: notImage });
   expect(refused.status).toBe(415);
-  expect(refused.body).toEqual({ success: false, code: 415, msg: '只能上传 PNG、JPEG、GIF 或 WebP 图片', data: null });
+  expect(refused.body).toEqual({
+    success: false,
+    code: 415,
+    msg: '只能上传 PNG、JPEG、GIF 或 WebP 图片',
+    errorCode: 'UNSUPPORTED_MEDIA_TYPE',
+    data: null,
+  });
 });

@@ -1,13 +1,13 @@
 import { AUTH_MESSAGES } from '../../../contract/auth';
-import { ERROR_CODES, type ErrorCode } from '../../../contract/envelope';
+import { ERROR_CODES, errorCodeForStatus, type ErrorCode } from '../../../contract/envelope';
 
 /** The one error type services throw; the error-handler plugin turns it into the envelope. */
 export class AppError extends Error {
   constructor(
     readonly statusCode: number,
     readonly msg: string,
-    /** The envelope's machine-readable `errorCode`, where clients must tell cases apart. */
-    readonly errorCode?: ErrorCode,
+    /** The envelope's machine-readable `errorCode`: the status's unless a case has its own. */
+    readonly errorCode: ErrorCode = errorCodeForStatus(statusCode),
   ) {
     super(msg);
     this.name = 'AppError';
@@ -17,7 +17,7 @@ export class AppError extends Error {
 export const badRequest = (msg: string) => new AppError(400, msg);
 /**
  * 401: by default for no token or one that ran out (errorCode SESSION_EXPIRED, the message 登录过期
- * as clients before errorCode know it); with a message of its own (wrong credentials), no errorCode.
+ * as clients before errorCode know it); with a message of its own (wrong credentials), UNAUTHORIZED.
  */
 export const unauthorized = (msg?: string) =>
   msg === undefined ? new AppError(401, AUTH_MESSAGES.sessionExpired, ERROR_CODES.sessionExpired) : new AppError(401, msg);

@@ -1,5 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
-import { Envelope, ErrorEnvelope, type ErrorCode } from '../../../contract/envelope';
+import { Envelope, ErrorEnvelope, errorCodeForStatus, type ErrorCode } from '../../../contract/envelope';
 
 /** Response schemas for a route: the success body plus the error envelope for every 4xx and 5xx. */
 export const responses = <T extends TSchema>(data: T) => ({
@@ -19,6 +19,7 @@ export function ok<T>(data: T) {
   return { success: true as const, code: 0 as const, msg: '', data };
 }
 
-export function fail(code: number, msg: string, errorCode?: ErrorCode) {
-  return errorCode ? { success: false as const, code, msg, errorCode, data: null } : { success: false as const, code, msg, data: null };
+/** The error envelope; its errorCode is the status's unless a more specific one is given. */
+export function fail(code: number, msg: string, errorCode: ErrorCode = errorCodeForStatus(code)) {
+  return { success: false as const, code, msg, errorCode, data: null };
 }

@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { CJK, listeningApp } from './support';
-import { ERROR_CODES } from '../../../contract/envelope';
+import { ERROR_CODES, errorCodeForStatus } from '../../../contract/envelope';
 
 /**
  * What Node's HTTP parser refuses before any route runs, sent byte for byte over a real socket:
@@ -36,8 +36,8 @@ function expectEnvelope(answer: { status: number; headers: Record<string, string
   expect(answer.status).toBe(status);
   expect(answer.headers['content-type']).toMatch(/^application\/json/);
   const body = JSON.parse(answer.body);
-  // A 401 says why in errorCode (additive; old clients read code and msg only).
-  const why = status === 401 ? { errorCode: ERROR_CODES.sessionExpired } : {};
+  // Every error says why in errorCode (additive; old clients read code and msg only).
+  const why = { errorCode: status === 401 ? ERROR_CODES.sessionExpired : errorCodeForStatus(status) };
   expect(body).toEqual({ success: false, code: status, msg: expect.stringMatching(CJK), data: null, ...why });
 }
 

@@ -1,6 +1,7 @@
 import { crc32, deflateSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import type { LightMyRequestResponse } from 'fastify';
+import { ERROR_CODES, errorCodeForStatus } from '../../../contract/envelope';
 import { createTestContext, type TestContext } from '../harness';
 
 /** Error messages are for an administrator who reads Chinese. */
@@ -9,15 +10,19 @@ export const CJK = /[\u3400-\u9fff]/;
 /** A well-formed id that no record has. */
 export const UNKNOWN_ID = 'ffffffffffffffffffffffff';
 
+const CODES_OF_STATUS: Record<number, string[]> = {
+  400: [ERROR_CODES.badRequest, ERROR_CODES.validationFailed, ERROR_CODES.challengeExpired],
+  401: [ERROR_CODES.unauthorized, ERROR_CODES.sessionExpired, ERROR_CODES.sessionEnded],
+  403: [ERROR_CODES.forbidden, ERROR_CODES.twoFactorSetupRequired],
+};
+
 /** The envelope of a refusal: the real status, a Chinese message, no data. */
 export function expectRefusal(response: LightMyRequestResponse, status: number, msg?: string, code?: string) {
   const body = response.json();
-  // A 401 for a token says why in errorCode (SESSION_EXPIRED or SESSION_ENDED); elsewhere only the given one.
-  const errorCode = code
-    ? { errorCode: code }
-    : status === 401 && 'errorCode' in body
-      ? { errorCode: expect.stringMatching(/^SESSION_(EXPIRED|ENDED)$/) }
-      : {};
+  // Every refusal says why in errorCode: the given one, or one of those its status can carry.
+  const errorCode = {
+    errorCode: code ?? expect.stringMatching(new RegExp(`^(${(CODES_OF_STATUS[status] ?? [errorCodeForStatus(status)]).join('|')})$`)),
+  };
   expect({ status: response.statusCode, body }).toEqual({
     status,
     body: { success: false, code: status, msg: msg ?? expect.stringMatching(CJK), ...errorCode, data: null },

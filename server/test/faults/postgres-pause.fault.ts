@@ -67,7 +67,7 @@ it(`a hung PostgreSQL: every call answers 503 within ${BOUND_MS} ms, and service
   const during = samples.filter((s) => s.sentAt >= pausedAt && s.sentAt + ms(s) < resumedAt);
   expect(during.length).toBeGreaterThan(10);
   expect(during.filter((s) => status(s) !== 503).map(describeSample)).toEqual([]);
-  const envelope = { success: false, code: 503, msg: '服务暂时不可用，请稍后重试', data: null };
+  const envelope = { success: false, code: 503, msg: '服务暂时不可用，请稍后重试', errorCode: 'UNAVAILABLE', data: null };
   expect(during.filter((s) => JSON.stringify((s.answer as Answer).body) !== JSON.stringify(envelope)).map(describeSample)).toEqual([]);
   expect(during.filter((s) => ms(s) > BOUND_MS + SLACK_MS).map(describeSample)).toEqual([]);
   // Nothing sent during the pause waited past the bound, even those still in flight at the resume.

@@ -72,7 +72,10 @@ it.each([
       const { status, body, ms } = s.answer;
       if (ms >= CLIENT_TIMEOUT_MS) return true;
       if (status === 503)
-        return JSON.stringify(body) !== JSON.stringify({ success: false, code: 503, msg: '服务暂时不可用，请稍后重试', data: null });
+        return (
+          JSON.stringify(body) !==
+          JSON.stringify({ success: false, code: 503, msg: '服务暂时不可用，请稍后重试', errorCode: 'UNAVAILABLE', data: null })
+        );
       return status !== 200 && status !== 201;
     });
     if (!server.running) throw new Error(`the server died:\n${server.output().slice(-5000)}`);

@@ -97,7 +97,7 @@ it('SIGTERM under load: calls in flight finish, new calls get the 503 envelope, 
   expect(statuses.slice(0, 10)).toEqual(Array(10).fill(503));
   expect(statuses[10]).toBe('refused');
   for (const answer of late.slice(0, 10) as Answer[]) {
-    expect(answer.body).toEqual({ success: false, code: 503, msg: '服务暂时不可用，请稍后重试', data: null });
+    expect(answer.body).toEqual({ success: false, code: 503, msg: '服务暂时不可用，请稍后重试', errorCode: 'UNAVAILABLE', data: null });
     expect(answer.ms).toBeLessThan(3000);
   }
   expect(server.output()).not.toMatch(/error/i);

@@ -172,6 +172,6 @@ it('failed logins spread over both servers count against one throttle', async ()
   for (const server of [a, b]) {
     const answer = await guess(server);
     expect(answer.status).toBe(429);
-    expect(answer.body).toEqual({ success: false, code: 429, msg: '登录尝试过于频繁，请稍后再试', data: null });
+    expect(answer.body).toEqual({ success: false, code: 429, msg: '登录尝试过于频繁，请稍后再试', errorCode: 'RATE_LIMITED', data: null });
   }
 });

@@ -565,10 +565,10 @@ export function problemWith(method: string, response: LightMyRequestResponse): s
       return `refusal ${status} is not valid JSON: ${response.body.slice(0, 200)}`;
     }
     const envelope = body as { success?: unknown; code?: unknown; msg?: unknown; data?: unknown; errorCode?: unknown };
-    // errorCode is additive: present only where a client must tell refusals apart, and then one of the contract's.
+    // Every refusal carries an errorCode, one of the contract's.
     const keys = Object.keys(envelope).sort().join(',');
-    const shape = envelope.errorCode === undefined ? 'code,data,msg,success' : 'code,data,errorCode,msg,success';
-    const knownCode = envelope.errorCode === undefined || (Object.values(ERROR_CODES) as unknown[]).includes(envelope.errorCode);
+    const shape = 'code,data,errorCode,msg,success';
+    const knownCode = (Object.values(ERROR_CODES) as unknown[]).includes(envelope.errorCode);
     if (keys !== shape || !knownCode || envelope.success !== false || envelope.code !== status || envelope.data !== null) {
       return `refusal ${status} is not the envelope: ${response.body.slice(0, 300)}`;
     }

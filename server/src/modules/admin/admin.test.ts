@@ -71,7 +71,7 @@ describe('POST /api/admin', () => {
   it('refuses a taken loginId with 409 该管理员已经注册过了', async () => {
     const response = await t.inject({ method: 'POST', url: '/api/admin', ...as(root), payload: { loginId: ROOT_LOGIN, permission: 2 } });
     expect(response.statusCode).toBe(409);
-    expect(response.json()).toEqual({ success: false, code: 409, msg: '该管理员已经注册过了', data: null });
+    expect(response.json()).toEqual({ success: false, code: 409, msg: '该管理员已经注册过了', errorCode: 'CONFLICT', data: null });
   });
 
   it.each([
@@ -286,7 +286,7 @@ describe('permissions', () => {
       payload: payload({ other: other.id }),
     });
     expect(response.statusCode).toBe(403);
-    expect(response.json()).toEqual({ success: false, code: 403, msg: '没有权限进行此操作', data: null });
+    expect(response.json()).toEqual({ success: false, code: 403, msg: '没有权限进行此操作', errorCode: 'FORBIDDEN', data: null });
     const after = await t.inject({ method: 'GET', url: '/api/admin', ...as(root) });
     expect(after.json()).toEqual(before.json());
   });

@@ -82,7 +82,7 @@ describe('POST /api/admin/login', () => {
       payload: { loginId: ROOT_LOGIN, loginPwd: ROOT_PASSWORD, captcha: 'zzzz' },
     });
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ success: false, code: 400, msg: '验证码错误', data: null });
+    expect(response.json()).toEqual({ success: false, code: 400, msg: '验证码错误', errorCode: 'BAD_REQUEST', data: null });
   });
 
   it('refuses a login without a captcha cookie', async () => {
@@ -136,7 +136,7 @@ describe('POST /api/admin/login', () => {
     expect(unknown.statusCode).toBe(401);
     expect(wrong.statusCode).toBe(401);
     expect(unknown.json()).toEqual(wrong.json());
-    expect(wrong.json()).toEqual({ success: false, code: 401, msg: '账号或密码不正确', data: null });
+    expect(wrong.json()).toEqual({ success: false, code: 401, msg: '账号或密码不正确', errorCode: 'UNAUTHORIZED', data: null });
   });
 
   it('refuses a disabled admin with 403 after the right password', async () => {
@@ -167,7 +167,7 @@ describe('login throttle', () => {
     }
     const locked = await t.login('target', passwordOf('target'), { ip: '10.1.1.1' });
     expect(locked.statusCode).toBe(429);
-    expect(locked.json()).toEqual({ success: false, code: 429, msg: '登录尝试过于频繁，请稍后再试', data: null });
+    expect(locked.json()).toEqual({ success: false, code: 429, msg: '登录尝试过于频繁，请稍后再试', errorCode: 'RATE_LIMITED', data: null });
   });
 
   it('locks one client address that tries many accounts', async () => {

@@ -85,7 +85,7 @@ describe('POST /api/book', () => {
   it('refuses an unknown type with 400 分类不存在', async () => {
     const response = await createBook({ ...valid(), typeId: '0123456789abcdef01234567' });
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ success: false, code: 400, msg: '分类不存在', data: null });
+    expect(response.json()).toEqual({ success: false, code: 400, msg: '分类不存在', errorCode: 'BAD_REQUEST', data: null });
   });
 
   it.each([

@@ -35,7 +35,7 @@ describe('type API (normal admins may read and write)', () => {
     await createType('Vue');
     const again = await createType(' Vue ');
     expect(again.statusCode).toBe(409);
-    expect(again.json()).toEqual({ success: false, code: 409, msg: '该类型已存在', data: null });
+    expect(again.json()).toEqual({ success: false, code: 409, msg: '该类型已存在', errorCode: 'CONFLICT', data: null });
   });
 
   it('refuses an empty name with a 400 naming the field', async () => {

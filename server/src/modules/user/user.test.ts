@@ -102,7 +102,7 @@ describe('POST /api/user', () => {
     await createUser({ loginId: 'twice' });
     const again = await createUser({ loginId: 'twice' });
     expect(again.statusCode).toBe(409);
-    expect(again.json()).toEqual({ success: false, code: 409, msg: '该用户已存在', data: null });
+    expect(again.json()).toEqual({ success: false, code: 409, msg: '该用户已存在', errorCode: 'CONFLICT', data: null });
   });
 
   it.each([
@@ -395,7 +395,7 @@ describe('DELETE /api/user/:id', () => {
     const id = (await createUser({ loginId: 'protected' })).json().data._id;
     const response = await t.inject({ method: 'DELETE', url: `/api/user/${id}`, ...as(normal) });
     expect(response.statusCode).toBe(403);
-    expect(response.json()).toEqual({ success: false, code: 403, msg: '没有权限进行此操作', data: null });
+    expect(response.json()).toEqual({ success: false, code: 403, msg: '没有权限进行此操作', errorCode: 'FORBIDDEN', data: null });
     expect(await stored(id)).toBeDefined();
   });
 
@@ -458,7 +458,7 @@ describe('DELETE /api/user/:id', () => {
     try {
       const response = await t.inject({ method: 'DELETE', url: `/api/user/${world.victim}`, ...as(root) });
       expect(response.statusCode).toBe(500);
-      expect(response.json()).toEqual({ success: false, code: 500, msg: '服务器内部错误，请稍后重试', data: null });
+      expect(response.json()).toEqual({ success: false, code: 500, msg: '服务器内部错误，请稍后重试', errorCode: 'INTERNAL', data: null });
     } finally {
       await fx.stopFailing('users', 'delete');
     }

@@ -1,0 +1,53 @@
+/**
+ * Machine-readable reasons beside an error's `msg`, for a client to act on without reading the
+ * Chinese text. Every error envelope carries one; where a status has several reasons a client must
+ * tell apart, each has its own code (the 401s, the two-step sign-in), else it names the status.
+ */
+export const ERROR_CODES = {
+  /** 400: the request breaks a rule of the service (an unknown type, a wrong captcha, …). */
+  badRequest: 'BAD_REQUEST',
+  /** 400: the request does not match the route's schema (a field missing, too long, of the wrong type). */
+  validationFailed: 'VALIDATION_FAILED',
+  /** 401: wrong credentials. */
+  unauthorized: 'UNAUTHORIZED',
+  /** 401: no token, or one that ran out. */
+  sessionExpired: 'SESSION_EXPIRED',
+  /** 401: a token still good whose session the server ended (by another admin, a password change, a disabled account). */
+  sessionEnded: 'SESSION_ENDED',
+  forbidden: 'FORBIDDEN',
+  /** 403: two-step sign-in is required and this admin has not set it up. */
+  twoFactorSetupRequired: 'TWO_FACTOR_SETUP_REQUIRED',
+  /** 400: the sign-in's second step has expired, been used up or is unknown. */
+  challengeExpired: 'CHALLENGE_EXPIRED',
+  notFound: 'NOT_FOUND',
+  timeout: 'REQUEST_TIMEOUT',
+  /** 409: a duplicate, a record in use, or a concurrent change that won. */
+  conflict: 'CONFLICT',
+  payloadTooLarge: 'PAYLOAD_TOO_LARGE',
+  unsupportedMediaType: 'UNSUPPORTED_MEDIA_TYPE',
+  headersTooLarge: 'HEADERS_TOO_LARGE',
+  rateLimited: 'RATE_LIMITED',
+  internal: 'INTERNAL',
+  /** 503: the database cannot answer now, or the server is stopping. */
+  unavailable: 'UNAVAILABLE',
+} as const;
+export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
+
+const BY_STATUS: Record<number, ErrorCode> = {
+  400: ERROR_CODES.badRequest,
+  401: ERROR_CODES.unauthorized,
+  403: ERROR_CODES.forbidden,
+  404: ERROR_CODES.notFound,
+  408: ERROR_CODES.timeout,
+  409: ERROR_CODES.conflict,
+  413: ERROR_CODES.payloadTooLarge,
+  415: ERROR_CODES.unsupportedMediaType,
+  429: ERROR_CODES.rateLimited,
+  431: ERROR_CODES.headersTooLarge,
+  503: ERROR_CODES.unavailable,
+};
+
+/** The code of an error that has no more specific one: its status's. */
+export function errorCodeForStatus(status: number): ErrorCode {
+  return BY_STATUS[status] ?? (status >= 500 ? ERROR_CODES.internal : ERROR_CODES.badRequest);
+}
