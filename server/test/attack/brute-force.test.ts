@@ -178,7 +178,7 @@ describe('brute force: an unknown account looks exactly like a wrong password', 
     const disabled = comparable(await attempt(t, 'sleeper', 'not-the-password', { ip: '198.51.106.3' }));
     expect(unknown).toEqual(wrong);
     expect(disabled).toEqual(wrong);
-    expect(JSON.parse(wrong.body)).toEqual({ success: false, code: 401, msg: WRONG, data: null });
+    expect(JSON.parse(wrong.body)).toEqual({ success: false, code: 401, msg: WRONG, errorCode: 'UNAUTHORIZED', data: null });
   });
 
   it('takes a comparable time: an unknown account still costs a password hash', async () => {

@@ -153,7 +153,7 @@ describe('5xx answers show nothing of the inside', () => {
         });
         const body = await response.text();
         expect(response.status).toBe(500);
-        expect(JSON.parse(body)).toEqual({ success: false, code: 500, msg: expect.stringMatching(CJK), data: null });
+        expect(JSON.parse(body)).toEqual({ success: false, code: 500, msg: expect.stringMatching(CJK), errorCode: 'INTERNAL', data: null });
         for (const internal of INTERNALS) expect({ body, leaks: internal.test(body) }).toEqual({ body, leaks: false });
         // The request id is what ties the answer to the full story in the log.
         expect(response.headers.get('x-request-id')).toBeTruthy();
