@@ -5,7 +5,7 @@ import type { Config } from './config';
 import type { Database } from './db/client';
 import { registerAuth } from './plugins/auth';
 import { registerDrain } from './plugins/drain';
-import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './plugins/errors';
+import { clientErrorHandler, followAnswers, frameworkErrorHandler, registerErrorHandling } from './plugins/errors';
 import { registerInputNormalisation } from './plugins/input';
 import { silentLogging, type Logging } from './plugins/logging';
 import { registerOpenApi } from './plugins/openapi';
@@ -45,7 +45,8 @@ import { statsRoutes } from './modules/stats/stats.routes';
 import { createStatsService } from './modules/stats/stats.service';
 import { createTrashRepository } from './modules/trash/trash.repository';
 import { trashRoutes } from './modules/trash/trash.routes';
-import { createTrashService, startTrashExpiry } from './modules/trash/trash.service';
+import { createTrashService, trashExpiryJob } from './modules/trash/trash.service';
+import { startJobs } from './lib/jobs';
 import { createTypeRepository } from './modules/type/type.repository';
 import { typeRoutes } from './modules/type/type.routes';
 import { createTypeService } from './modules/type/type.service';
@@ -81,6 +82,7 @@ export async function buildApp({ config, database, logging = silentLogging(), no
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
+  followAnswers(app.server);
 
   // Hooks that do not wait for anything are written with `done`: an async one costs every call a
   // promise and a turn of the microtask queue.
@@ -154,10 +156,7 @@ export async function buildApp({ config, database, logging = silentLogging(), no
     repo: auditRepo,
     days: config.auditRetentionDays,
     now,
-    onError: (error) => app.log.warn({ err: error }, 'audit retention pass failed'),
   });
-  retention.start();
-  app.addHook('onClose', () => retention.stop());
   const exports = createExportService({
     db,
     audit,
@@ -204,14 +203,14 @@ export async function buildApp({ config, database, logging = silentLogging(), no
     }
   });
 
-  // A serving server empties the bin of what has expired, hourly (an app that only answers
-  // injected requests, as in tests, leaves it to the test's clock).
-  let stopExpiry: (() => Promise<void>) | null = null;
+  // The background jobs run while the server listens (an app that only answers injected
+  // requests, as in tests and dev:mock, leaves them to the test's clock), all stopped on close.
+  let stopJobs: (() => Promise<void>) | null = null;
   app.addHook('onListen', async () => {
-    stopExpiry ??= startTrashExpiry(trash, 60 * 60 * 1000, (error) => app.log.error({ err: error }, 'recycle bin expiry failed'));
+    stopJobs ??= startJobs([retention.job, trashExpiryJob(trash)], (error, job) => app.log.error({ err: error }, `${job.name} failed`));
   });
   app.addHook('onClose', async () => {
-    await stopExpiry?.();
+    await stopJobs?.();
   });
 
   await registerWeb(app, config.webRoot);

@@ -1,3 +1,4 @@
+import { startJob, type Job, type RunningJob } from '../../lib/jobs';
 import { PURGE_BATCH, type AuditRepository } from './audit.repository';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -6,8 +7,8 @@ export const RETENTION_INTERVAL_MS = 60 * 60 * 1000;
 
 /**
  * Removes audit entries older than `days`, in batches (one short statement each, so a large
- * backlog never holds a long lock or a long transaction), every `intervalMs` while the server
- * runs. The timer is unref'd: it never keeps a stopping process alive.
+ * backlog never holds a long lock or a long transaction). `job` is what the server runs on its
+ * timer (lib/jobs.ts); `start` / `stop` run it alone (tests).
  */
 export function createAuditRetention(deps: {
   repo: AuditRepository;
@@ -17,45 +18,39 @@ export function createAuditRetention(deps: {
   onError?: (error: unknown) => void;
 }) {
   const now = deps.now ?? Date.now;
-  let timer: NodeJS.Timeout | null = null;
   let running: Promise<number> | null = null;
-  let stopped = false;
+  let started: RunningJob | null = null;
 
-  async function purge(): Promise<number> {
+  async function purge(signal?: AbortSignal): Promise<number> {
     const before = now() - deps.days * DAY_MS;
     let total = 0;
     for (;;) {
       const removed = await deps.repo.purgeBatch(before);
       total += removed;
-      if (removed < PURGE_BATCH || stopped) return total;
+      if (removed < PURGE_BATCH || signal?.aborted) return total;
     }
   }
 
   /** One pass; a pass still running is joined rather than doubled. */
-  function runOnce(): Promise<number> {
-    running ??= purge().finally(() => {
+  function runOnce(signal?: AbortSignal): Promise<number> {
+    running ??= purge(signal).finally(() => {
       running = null;
     });
     return running;
   }
 
+  const job: Job = { name: 'audit retention', intervalMs: deps.intervalMs ?? RETENTION_INTERVAL_MS, run: runOnce };
+
   return {
-    runOnce,
+    runOnce: () => runOnce(),
+    job,
     start() {
-      if (timer) return;
-      stopped = false;
-      timer = setInterval(() => {
-        // A failed pass (the database away for a moment) is retried at the next tick.
-        runOnce().catch((error) => deps.onError?.(error));
-      }, deps.intervalMs ?? RETENTION_INTERVAL_MS);
-      timer.unref();
+      started ??= startJob(job, (error) => deps.onError?.(error));
     },
     /** Stops the timer and waits for a pass in progress. */
     async stop() {
-      stopped = true;
-      if (timer) clearInterval(timer);
-      timer = null;
-      await running?.catch(() => undefined);
+      await started?.stop();
+      started = null;
     },
   };
 }
