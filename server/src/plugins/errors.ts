@@ -1,6 +1,7 @@
-import { STATUS_CODES } from 'node:http';
+import { type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ERROR_CODES } from '../../../contract/envelope';
 import { FIELD_LABELS } from '../../../contract/fields';
 import { UPLOAD_MESSAGES } from '../../../contract/upload';
 import { AppError, isForeignKeyViolation, sqlState } from '../lib/errors';
@@ -123,6 +124,23 @@ const PARSER_ERRORS: Record<string, [number, string]> = {
   ERR_HTTP_REQUEST_TIMEOUT: [408, '请求超时，请重试'],
 };
 
+/** Each connection's response in progress, from the server's public `request` event until it finishes. */
+const answering = new WeakMap<Socket, ServerResponse>();
+
+/**
+ * Follows the responses of `server`'s connections, so that clientErrorHandler knows whether one is
+ * already being answered (what Node keeps only in a private field of the socket).
+ */
+export function followAnswers(server: Server) {
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const { socket } = request;
+    answering.set(socket, response);
+    response.once('finish', () => {
+      if (answering.get(socket) === response) answering.delete(socket);
+    });
+  });
+}
+
 /**
  * The answer to what Node's HTTP parser refuses (a 40 KB header, a broken request line, a request
  * that never finishes), written on the socket as the envelope, since no route or reply exists yet.
@@ -134,8 +152,7 @@ export function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoExc
   this.log.debug({ err: error }, 'client error');
   // A call already answered (refused before its body was read, say) keeps that one answer: a
   // second one on the same connection would be read as the answer to a request never sent.
-  const answering = (socket as Socket & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
-  if (socket.writable && !answering?.headersSent) {
+  if (socket.writable && !answering.get(socket)?.headersSent) {
     const body = JSON.stringify(fail(status, msg));
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
@@ -155,7 +172,7 @@ export function registerErrorHandling(app: FastifyInstance) {
       return reply.status(error.statusCode).send(fail(error.statusCode, error.msg, error.errorCode));
     }
     if (error.validation) {
-      return reply.status(400).send(fail(400, validationMessage(error.validation as AjvIssue[])));
+      return reply.status(400).send(fail(400, validationMessage(error.validation as AjvIssue[]), ERROR_CODES.validationFailed));
     }
     const known = error.code ? CLIENT_ERRORS[error.code] : undefined;
     if (known) return reply.status(known[0]).send(fail(known[0], known[1]));
