@@ -167,7 +167,13 @@ describe('login throttle', () => {
     }
     const locked = await t.login('target', passwordOf('target'), { ip: '10.1.1.1' });
     expect(locked.statusCode).toBe(429);
-    expect(locked.json()).toEqual({ success: false, code: 429, msg: '登录尝试过于频繁，请稍后再试', errorCode: 'RATE_LIMITED', data: null });
+    expect(locked.json()).toEqual({
+      success: false,
+      code: 429,
+      msg: '登录尝试过于频繁，请稍后再试',
+      errorCode: 'RATE_LIMITED',
+      data: null,
+    });
   });
 
   it('locks one client address that tries many accounts', async () => {

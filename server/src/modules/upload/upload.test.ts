@@ -63,7 +63,13 @@ describe('POST /api/upload', () => {
   ])('refuses %s with 415', async (_label, name, type, data) => {
     const response = await upload([{ name, type, data }]);
     expect(response.statusCode).toBe(415);
-    expect(response.json()).toEqual({ success: false, code: 415, msg: '只能上传 PNG、JPEG、GIF 或 WebP 图片', errorCode: 'UNSUPPORTED_MEDIA_TYPE', data: null });
+    expect(response.json()).toEqual({
+      success: false,
+      code: 415,
+      msg: '只能上传 PNG、JPEG、GIF 或 WebP 图片',
+      errorCode: 'UNSUPPORTED_MEDIA_TYPE',
+      data: null,
+    });
   });
 
   it('refuses a file of 2 MB + 1 byte with 413', async () => {
