@@ -1,44 +1,59 @@
 import path from 'node:path';
-import { DEFAULT_TIMEOUTS, type DatabaseTimeouts } from './db/timeouts';
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import { DEFAULT_TIMEOUTS } from './db/timeouts';
 import { FIRST_ADMIN_NICKNAME } from './lib/defaults';
 import { adminPasswordProblem } from './lib/password-rules';
 
-export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+export const DEFAULT_TIME_ZONE = 'Asia/Shanghai';
 
-export interface Config {
-  port: number;
-  host: string;
-  dataDir: string;
-  databaseUrl: string | null;
-  jwtSecret: string | null;
-  adminLoginId: string;
-  adminPassword: string | null;
-  logLevel: LogLevel;
-  trustProxy: boolean;
-  /** NODE_ENV, trimmed and in lower case. */
-  nodeEnv: string;
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+// Each variable's schema; `description` is what a bad value is told (after 环境变量 X 无效：).
+const whole = (minimum: number, maximum: number, fallback: number, description: string) =>
+  Type.Integer({ minimum, maximum, default: fallback, description });
+const flag = (fallback: boolean) => Type.Boolean({ default: fallback, description: '应为 true 或 false' });
+const milliseconds = (fallback: number) => whole(100, 600_000, fallback, '应为 100 到 600000 之间的毫秒数');
+const days = (fallback: number) => whole(1, 36_500, fallback, '应为 1 到 36500 之间的天数');
+
+/** The environment the server reads, with its defaults (docs/operations.md lists each variable). */
+export const ENV_SCHEMA = Type.Object({
+  PORT: whole(0, 65_535, 7001, '不是 0 到 65535 之间的端口号'),
+  HOST: Type.String({ default: '127.0.0.1' }),
+  DATA_DIR: Type.String({ default: './data' }),
+  DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://', description: '只支持 postgres:// 或 postgresql:// 地址' })),
+  JWT_SECRET: Type.Optional(Type.String({ minLength: 32, description: '长度至少 32 个字符' })),
+  ADMIN_LOGIN_ID: Type.String({ maxLength: 64, default: 'admin', description: '长度不能超过 64 个字符' }),
+  ADMIN_PASSWORD: Type.Optional(Type.String({ maxLength: 128, description: '长度不能超过 128 个字符' })),
+  LOG_LEVEL: Type.Union(
+    LOG_LEVELS.map((level) => Type.Literal(level)),
+    { default: 'info', description: `应为 ${LOG_LEVELS.join('、')} 之一` },
+  ),
+  TRUST_PROXY: flag(false),
+  /** Compared in lower case: `NODE_ENV=Production` is production too, and must not admit the captcha test answer. */
+  NODE_ENV: Type.String({ default: 'development' }),
   /** Fixed answer for every captcha; automated tests only, refused in production. */
-  captchaTestAnswer: string | null;
-  /** The built front end served at the root; null when there is none to serve. */
-  webRoot: string | null;
-  /** How long a call may wait on PostgreSQL for a connection, a lock and a statement. */
-  databaseTimeouts: DatabaseTimeouts;
-  /** Audit log entries older than this many days are removed by the server. */
-  auditRetentionDays: number;
-  /** How long a deletion stays in the recycle bin before the server purges it. */
-  trashRetentionDays: number;
+  CAPTCHA_TEST_ANSWER: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9]{4}$', description: '应为 4 个字母或数字' })),
+  /** The built front end served at the root. */
+  WEB_ROOT: Type.Optional(Type.String()),
+  DB_ACQUIRE_TIMEOUT_MS: milliseconds(DEFAULT_TIMEOUTS.acquireMs),
+  DB_LOCK_TIMEOUT_MS: milliseconds(DEFAULT_TIMEOUTS.lockMs),
+  DB_STATEMENT_TIMEOUT_MS: milliseconds(DEFAULT_TIMEOUTS.statementMs),
+  AUDIT_RETENTION_DAYS: days(365),
+  TRASH_RETENTION_DAYS: days(30),
+  /** IANA names only (no "+08:00"): the browsers that format the screen's times must know it too. */
+  TIME_ZONE: Type.String({
+    pattern: '^[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*$',
+    default: DEFAULT_TIME_ZONE,
+    description: '不是 IANA 时区名（例如 Asia/Shanghai）',
+  }),
   /**
-   * TIME_ZONE (IANA name, default Asia/Shanghai): the installation's zone. Every time on screen,
-   * in a CSV and in an export's file name is given in it, and date-range filters pick its days.
+   * The session check answers from memory what it read before, as long as nothing it reads has
+   * changed (on PostgreSQL: told by LISTEN/NOTIFY, db/change-feed.ts); false: every request reads it.
    */
-  timeZone: string;
-  /**
-   * SESSIONS_IN_MEMORY (default true): the session check answers from memory what it read before,
-   * as long as nothing it reads has changed (on PostgreSQL: told by LISTEN/NOTIFY, db/change-feed.ts).
-   * false: every request looks its session up in the database.
-   */
-  sessionsInMemory: boolean;
-}
+  SESSIONS_IN_MEMORY: flag(true),
+});
+export type Env = Static<typeof ENV_SCHEMA>;
 
 export class ConfigError extends Error {
   constructor(
@@ -50,137 +65,99 @@ export class ConfigError extends Error {
   }
 }
 
-type Env = Record<string, string | undefined>;
+// Value.Convert reads "1e4" or "1.5" as numbers and "yes" not at all: what it is given is first
+// held to these forms (a whole number in digits; the words the documentation names).
+const DIGITS = /^[0-9]+$/;
+const FLAGS: Record<string, boolean> = { '1': true, true: true, yes: true, '0': false, false: false, no: false };
 
-const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-
-function text(env: Env, name: string): string | null {
-  const value = env[name]?.trim();
-  return value ? value : null;
-}
-
-function port(env: Env): number {
-  const raw = text(env, 'PORT');
-  if (raw === null) return 7001;
-  if (!/^\d+$/.test(raw) || Number(raw) > 65535) throw new ConfigError('PORT', `"${raw}" 不是 0 到 65535 之间的端口号`);
-  return Number(raw);
-}
-
-function bool(env: Env, name: string, fallback = false): boolean {
-  const raw = text(env, name);
-  if (raw === null) return fallback;
-  if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
-  if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
-  throw new ConfigError(name, `"${raw}" 应为 true 或 false`);
-}
-
-function milliseconds(env: Env, name: string, fallback: number): number {
-  const raw = text(env, name);
-  if (raw === null) return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) < 100 || Number(raw) > 600_000) {
-    throw new ConfigError(name, `"${raw}" 应为 100 到 600000 之间的毫秒数`);
+/** The variables as written: trimmed, an empty one unset, numbers and flags in their plain forms. */
+function written(env: Record<string, string | undefined>): Record<string, string | number | boolean> {
+  const out: Record<string, string | number | boolean> = {};
+  for (const [name, schema] of Object.entries(ENV_SCHEMA.properties) as Array<[string, TSchema]>) {
+    const raw = env[name]?.trim();
+    if (!raw) continue;
+    if (schema.type === 'integer') {
+      if (!DIGITS.test(raw)) throw new ConfigError(name, `"${raw}" ${schema.description}`);
+      out[name] = Number(raw);
+    } else if (schema.type === 'boolean') {
+      const value = FLAGS[raw.toLowerCase()];
+      if (value === undefined) throw new ConfigError(name, `"${raw}" ${schema.description}`);
+      out[name] = value;
+    } else out[name] = raw;
   }
-  return Number(raw);
+  return out;
 }
 
-function days(env: Env, name: string, fallback: number): number {
-  const raw = text(env, name);
-  if (raw === null) return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 36_500) throw new ConfigError(name, `"${raw}" 应为 1 到 36500 之间的天数`);
-  return Number(raw);
+/** The environment checked against ENV_SCHEMA with its defaults; the first bad variable is named. */
+export function readEnv(env: Record<string, string | undefined>): Env {
+  const value = Value.Default(ENV_SCHEMA, Value.Convert(ENV_SCHEMA, written(env)));
+  if (Value.Check(ENV_SCHEMA, value)) return value;
+  const [first] = Value.Errors(ENV_SCHEMA, value);
+  const name = first.path.split('/')[1] ?? '';
+  const given = (value as Record<string, unknown>)[name];
+  const schema = (ENV_SCHEMA.properties as Record<string, TSchema>)[name];
+  throw new ConfigError(name, `"${String(given)}" ${schema?.description ?? first.message}`);
 }
 
-export const DEFAULT_TIME_ZONE = 'Asia/Shanghai';
-
-function timeZone(env: Env): string {
-  const raw = text(env, 'TIME_ZONE');
-  if (raw === null) return DEFAULT_TIME_ZONE;
-  const problem = `"${raw}" 不是 IANA 时区名（例如 Asia/Shanghai）`;
-  // Names only (no "+08:00"): the browsers that format the screen's times must know it too.
-  if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(raw)) throw new ConfigError('TIME_ZONE', problem);
+function timeZone(raw: string): string {
   try {
     // Intl knows the IANA database of the Node it runs on; an unknown name is a RangeError.
     return new Intl.DateTimeFormat('en-US', { timeZone: raw }).resolvedOptions().timeZone;
   } catch {
-    throw new ConfigError('TIME_ZONE', problem);
+    throw new ConfigError('TIME_ZONE', `"${raw}" ${ENV_SCHEMA.properties.TIME_ZONE.description}`);
   }
 }
 
-function databaseUrl(env: Env): string | null {
-  const raw = text(env, 'DATABASE_URL');
-  if (raw === null) return null;
-  let url: URL;
+function databaseUrl(raw: string | undefined): string | null {
+  if (raw === undefined) return null;
   try {
-    url = new URL(raw);
+    new URL(raw);
   } catch {
     throw new ConfigError('DATABASE_URL', '不是合法的 URL');
-  }
-  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
-    throw new ConfigError('DATABASE_URL', '只支持 postgres:// 或 postgresql:// 地址');
   }
   return raw;
 }
 
-/** Reads the environment once; any invalid value stops the start, naming the variable. */
-export function loadConfig(env: Env = process.env, defaults: { webRoot?: string | null } = {}): Config {
-  // Compared in lower case: `NODE_ENV=Production` is production too, and must not admit the
-  // captcha test answer.
-  const nodeEnv = (text(env, 'NODE_ENV') ?? 'development').toLowerCase();
-
-  const logLevel = (text(env, 'LOG_LEVEL') ?? 'info') as LogLevel;
-  if (!LOG_LEVELS.includes(logLevel)) {
-    throw new ConfigError('LOG_LEVEL', `应为 ${LOG_LEVELS.join('、')} 之一`);
+/** The configuration, derived from the checked environment (its type is this function's). */
+function toConfig(env: Env, defaults: { webRoot?: string | null }) {
+  const nodeEnv = env.NODE_ENV.toLowerCase();
+  if (env.CAPTCHA_TEST_ANSWER !== undefined && nodeEnv === 'production') {
+    throw new ConfigError('CAPTCHA_TEST_ANSWER', '只用于自动化测试，NODE_ENV=production 时不能设置');
   }
-
-  const jwtSecret = text(env, 'JWT_SECRET');
-  if (jwtSecret !== null && jwtSecret.length < 32) {
-    throw new ConfigError('JWT_SECRET', '长度至少 32 个字符');
-  }
-
-  const adminLoginId = text(env, 'ADMIN_LOGIN_ID') ?? 'admin';
-  if (adminLoginId.length > 64) throw new ConfigError('ADMIN_LOGIN_ID', '长度不能超过 64 个字符');
-
-  const adminPassword = text(env, 'ADMIN_PASSWORD');
-  if (adminPassword !== null) {
-    if (adminPassword.length > 128) throw new ConfigError('ADMIN_PASSWORD', '长度不能超过 128 个字符');
+  if (env.ADMIN_PASSWORD !== undefined) {
     // The administrators' password rules, as for every other way an admin's password is set.
-    const problem = adminPasswordProblem(adminPassword, { loginId: adminLoginId, nickname: FIRST_ADMIN_NICKNAME });
+    const problem = adminPasswordProblem(env.ADMIN_PASSWORD, { loginId: env.ADMIN_LOGIN_ID, nickname: FIRST_ADMIN_NICKNAME });
     if (problem) throw new ConfigError('ADMIN_PASSWORD', problem);
   }
-
-  const captchaTestAnswer = text(env, 'CAPTCHA_TEST_ANSWER');
-  if (captchaTestAnswer !== null) {
-    if (nodeEnv === 'production') {
-      throw new ConfigError('CAPTCHA_TEST_ANSWER', '只用于自动化测试，NODE_ENV=production 时不能设置');
-    }
-    if (!/^[A-Za-z0-9]{4}$/.test(captchaTestAnswer)) {
-      throw new ConfigError('CAPTCHA_TEST_ANSWER', '应为 4 个字母或数字');
-    }
-  }
-
-  const host = text(env, 'HOST') ?? '127.0.0.1';
-
   return {
-    port: port(env),
-    host,
-    dataDir: path.resolve(text(env, 'DATA_DIR') ?? './data'),
-    databaseUrl: databaseUrl(env),
-    jwtSecret,
-    adminLoginId,
-    adminPassword,
-    logLevel,
-    trustProxy: bool(env, 'TRUST_PROXY'),
+    port: env.PORT,
+    host: env.HOST,
+    dataDir: path.resolve(env.DATA_DIR),
+    databaseUrl: databaseUrl(env.DATABASE_URL),
+    jwtSecret: env.JWT_SECRET ?? null,
+    adminLoginId: env.ADMIN_LOGIN_ID,
+    adminPassword: env.ADMIN_PASSWORD ?? null,
+    logLevel: env.LOG_LEVEL,
+    trustProxy: env.TRUST_PROXY,
+    /** NODE_ENV, trimmed and in lower case. */
     nodeEnv,
-    captchaTestAnswer,
-    databaseTimeouts: {
-      acquireMs: milliseconds(env, 'DB_ACQUIRE_TIMEOUT_MS', DEFAULT_TIMEOUTS.acquireMs),
-      lockMs: milliseconds(env, 'DB_LOCK_TIMEOUT_MS', DEFAULT_TIMEOUTS.lockMs),
-      statementMs: milliseconds(env, 'DB_STATEMENT_TIMEOUT_MS', DEFAULT_TIMEOUTS.statementMs),
-    },
-    auditRetentionDays: days(env, 'AUDIT_RETENTION_DAYS', 365),
-    trashRetentionDays: days(env, 'TRASH_RETENTION_DAYS', 30),
-    timeZone: timeZone(env),
-    sessionsInMemory: bool(env, 'SESSIONS_IN_MEMORY', true),
-    webRoot: text(env, 'WEB_ROOT') ? path.resolve(text(env, 'WEB_ROOT')!) : (defaults.webRoot ?? null),
+    captchaTestAnswer: env.CAPTCHA_TEST_ANSWER ?? null,
+    /** How long a call may wait on PostgreSQL for a connection, a lock and a statement. */
+    databaseTimeouts: { acquireMs: env.DB_ACQUIRE_TIMEOUT_MS, lockMs: env.DB_LOCK_TIMEOUT_MS, statementMs: env.DB_STATEMENT_TIMEOUT_MS },
+    auditRetentionDays: env.AUDIT_RETENTION_DAYS,
+    trashRetentionDays: env.TRASH_RETENTION_DAYS,
+    /** Every time on screen, in a CSV and in an export's file name is in this zone. */
+    timeZone: timeZone(env.TIME_ZONE),
+    sessionsInMemory: env.SESSIONS_IN_MEMORY,
+    /** The built front end served at the root; null when there is none to serve. */
+    webRoot: env.WEB_ROOT ? path.resolve(env.WEB_ROOT) : (defaults.webRoot ?? null),
   };
+}
+
+export type Config = ReturnType<typeof toConfig>;
+export type LogLevel = Config['logLevel'];
+
+/** Reads the environment once; any invalid value stops the start, naming the variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env, defaults: { webRoot?: string | null } = {}): Config {
+  return toConfig(readEnv(env), defaults);
 }
