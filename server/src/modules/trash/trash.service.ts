@@ -1,10 +1,11 @@
 import { AUDIT_ACTIONS, type AuditAction } from '../../../../contract/audit';
 import { TRASH_MESSAGES, type TrashEntity, type TrashEntry, type TrashListQuery } from '../../../../contract/trash';
-import type { Page } from '../../../../contract/paging';
+import { DEFAULT_PAGE_SIZE, FIRST_PAGE, type Page } from '../../../../contract/paging';
 import type { Db } from '../../db/client';
 import { writeTransaction } from '../../db/write-lock';
 import { conflict, forbidden, isForeignKeyViolation, isUniqueViolation, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
+import { startJob, type Job } from '../../lib/jobs';
 import type { Actor, Audit } from '../audit/audit';
 import { RESTORE_ORDER } from '../../db/entities';
 import type { TrashLocks, TrashRepository, TrashRow } from './trash.repository';
@@ -92,7 +93,7 @@ export function createTrashService(deps: { db: Db; trash: TrashRepository; audit
     },
 
     async list({ current, pageSize, entity }: TrashListQuery): Promise<Page<TrashEntry>> {
-      const page = { current: current ?? 1, pageSize: pageSize ?? 10 };
+      const page = { current: current ?? FIRST_PAGE, pageSize: pageSize ?? DEFAULT_PAGE_SIZE };
       const { rows, total } = await trash.list({ entity: entity || undefined }, page);
       return {
         currentPage: page.current,
@@ -139,33 +140,21 @@ export function createTrashService(deps: { db: Db; trash: TrashRepository; audit
   };
 }
 
-/**
- * Runs purgeExpired now and every `intervalMs` on an unref'd timer (it never keeps the process
- * alive), one run at a time. Answers the function that stops it and waits for a run in progress.
- */
+/** How often a serving server empties the bin of what has expired. */
+export const TRASH_EXPIRY_INTERVAL_MS = 60 * 60 * 1000;
+
+/** The bin's expiry as a background job (lib/jobs.ts): at once, then every `intervalMs`. */
+export function trashExpiryJob(service: Pick<TrashService, 'purgeExpired'>, intervalMs = TRASH_EXPIRY_INTERVAL_MS): Job {
+  return { name: 'recycle bin expiry', intervalMs, runAtStart: true, run: () => service.purgeExpired() };
+}
+
+/** Runs the expiry job alone; answers the function that stops it and waits for a run in progress. */
 export function startTrashExpiry(
   service: Pick<TrashService, 'purgeExpired'>,
   intervalMs: number,
   onError: (error: unknown) => void,
 ): () => Promise<void> {
-  let running: Promise<void> | null = null;
-  const run = () => {
-    running ??= service
-      .purgeExpired()
-      .then(() => undefined, onError)
-      .finally(() => {
-        running = null;
-      });
-  };
-  const timer = setInterval(run, intervalMs);
-  timer.unref();
-  const first = setTimeout(run, 0);
-  first.unref();
-  return async () => {
-    clearInterval(timer);
-    clearTimeout(first);
-    await running;
-  };
+  return startJob(trashExpiryJob(service, intervalMs), onError).stop;
 }
 
 /** What a deleting service needs of the bin. */
