@@ -2,6 +2,8 @@ import { Type, type Static } from '@sinclair/typebox';
 import { ImagePath, IntegerOf, LoginId } from './fields';
 import { Id } from './ids';
 
+export * from './values/admin';
+
 export const Permission = Type.Union([Type.Literal(1), Type.Literal(2)], {
   description: '1 超级管理员，2 普通管理员',
 });
@@ -70,13 +72,3 @@ export const UpdateAdminBody = Type.Object(
 export type UpdateAdminBody = Static<typeof UpdateAdminBody>;
 
 export const LoginIdParams = Type.Object({ loginId: LoginId });
-
-const CANNOT = '无法进行此操作';
-
-export const ADMIN_MESSAGES = {
-  notFound: '管理员不存在',
-  taken: '该管理员已经注册过了',
-  /** Disabling, demoting or deleting oneself. */
-  cannot: CANNOT,
-  lastSuper: `${CANNOT}：至少要保留一个启用的超级管理员`,
-} as const;

@@ -1,71 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ID_PATTERN, Id } from './ids';
 import { IdFilter, PageQuery } from './paging';
+import { AUDIT_ACTIONS, AUDIT_ENTITIES, BATCH_MAX, type AuditEntity } from './values/audit';
 
-/** What an audit entry can say was done; the values are what the log shows and filters by. */
-export const AUDIT_ACTIONS = {
-  create: '新增',
-  update: '修改',
-  delete: '删除',
-  revert: '恢复',
-  purge: '彻底删除',
-  approve: '审核通过',
-  unapprove: '取消审核',
-  enable: '启用',
-  disable: '禁用',
-  batchDelete: '批量删除',
-  batchEnable: '批量启用',
-  batchDisable: '批量禁用',
-  batchApprove: '批量审核通过',
-  batchUnapprove: '批量取消审核',
-  export: '导出',
-  import: '导入',
-  login: '登录',
-  logout: '退出',
-  // Account security (issue 13): none of them can be put back by 撤销此修改.
-  twoFactorSetUp: '设置两步验证',
-  twoFactorEnable: '开启两步验证',
-  twoFactorDisable: '关闭两步验证',
-  twoFactorReset: '重置两步验证',
-  recoveryCodesRegenerate: '重新生成恢复码',
-  endSessions: '结束会话',
-  securitySettings: '修改安全设置',
-} as const;
-export type AuditAction = (typeof AUDIT_ACTIONS)[keyof typeof AUDIT_ACTIONS];
-
-/** Entries of these actions put fields back to what they were: the ones 撤销此修改 is offered on. */
-export const REVERTIBLE_ACTIONS: readonly AuditAction[] = [
-  AUDIT_ACTIONS.update,
-  AUDIT_ACTIONS.revert,
-  AUDIT_ACTIONS.approve,
-  AUDIT_ACTIONS.unapprove,
-  AUDIT_ACTIONS.enable,
-  AUDIT_ACTIONS.disable,
-  AUDIT_ACTIONS.batchEnable,
-  AUDIT_ACTIONS.batchDisable,
-  AUDIT_ACTIONS.batchApprove,
-  AUDIT_ACTIONS.batchUnapprove,
-];
-
-/** What an entry is about, with the name the screens show. `session` is a sign-in or sign-out. */
-export const AUDIT_ENTITIES = {
-  admin: '管理员',
-  user: '用户',
-  book: '书籍',
-  interview: '面试题',
-  issue: '问答',
-  comment: '评论',
-  type: '分类',
-  upload: '图片',
-  session: '登录',
-  import: '数据导入',
-  setting: '安全设置',
-  audit: '操作日志',
-} as const;
-
-/** The security settings have no record of their own: this id names them in the log (entity `setting`). */
-export const SECURITY_SETTINGS_ID = '000000000000000000000001';
-export type AuditEntity = keyof typeof AUDIT_ENTITIES;
+export * from './values/audit';
 
 const entityNames = Object.keys(AUDIT_ENTITIES) as AuditEntity[];
 const EntitySchema = Type.Union(entityNames.map((name) => Type.Literal(name)));
@@ -137,19 +75,6 @@ export const AuditIdParams = Type.Object({
   auditId: Type.String({ pattern: '^[1-9][0-9]{0,15}$', description: '日志编号' }),
 });
 
-export const AUDIT_MESSAGES = {
-  notFound: '操作记录不存在',
-  notRevertible: '只有修改类的记录可以恢复',
-  passwordOnly: '密码的修改无法恢复',
-  gone: '该记录已被删除，无法恢复',
-  /** Followed by the fields that changed since. */
-  changedSince: '该记录此后又被修改过，无法恢复',
-  passwordChanged: '密码已修改',
-} as const;
-
-/** Bulk actions: `POST /api/{resource}/batch`. */
-export const BATCH_MAX = 200;
-
 export const BatchBody = <A extends string>(actions: readonly A[]) =>
   Type.Object(
     {
@@ -165,14 +90,3 @@ export type BatchBody<A extends string> = { action: A; ids: string[] };
 
 export const BatchResult = Type.Object({ done: Type.Integer({ description: '处理的记录数' }) }, { title: 'BatchResult' });
 export type BatchResult = Static<typeof BatchResult>;
-
-export const USER_BATCH_ACTIONS = ['delete', 'enable', 'disable'] as const;
-export const ISSUE_BATCH_ACTIONS = ['delete', 'approve', 'unapprove'] as const;
-export const DELETE_ONLY = ['delete'] as const;
-export type UserBatchAction = (typeof USER_BATCH_ACTIONS)[number];
-export type IssueBatchAction = (typeof ISSUE_BATCH_ACTIONS)[number];
-
-export const BATCH_MESSAGES = {
-  /** Followed by the ids. */
-  unknownIds: '以下记录不存在，未做任何修改：',
-} as const;

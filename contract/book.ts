@@ -3,6 +3,8 @@ import { HtmlField, ImagePath } from './fields';
 import { Id, RefId } from './ids';
 import { IdFilter, PageQuery, TextFilter } from './paging';
 
+export * from './values/book';
+
 export const Book = Type.Object(
   {
     _id: Id,
@@ -40,8 +42,3 @@ export type CreateBookBody = Static<typeof CreateBookBody>;
 
 export const UpdateBookBody = Type.Partial(Type.Object({ ...fields, bookPic }), { additionalProperties: false });
 export type UpdateBookBody = Static<typeof UpdateBookBody>;
-
-export const BOOK_MESSAGES = {
-  /** Also for a comment on a book that does not exist. */
-  notFound: '书籍不存在',
-} as const;

@@ -3,6 +3,8 @@ import { HtmlField } from './fields';
 import { Id, RefId } from './ids';
 import { IdFilter, PageQuery, TextFilter } from './paging';
 
+export * from './values/interview';
+
 export const Interview = Type.Object(
   {
     _id: Id,
@@ -32,7 +34,3 @@ export type CreateInterviewBody = Static<typeof CreateInterviewBody>;
 
 export const UpdateInterviewBody = Type.Partial(Type.Object(fields), { additionalProperties: false });
 export type UpdateInterviewBody = Static<typeof UpdateInterviewBody>;
-
-export const INTERVIEW_MESSAGES = {
-  notFound: '面试题不存在',
-} as const;

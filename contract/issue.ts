@@ -4,6 +4,8 @@ import { Id, RefId } from './ids';
 import { BooleanFilter, IdFilter, PageQuery, TextFilter } from './paging';
 import { UserSummary } from './user';
 
+export * from './values/issue';
+
 export const Issue = Type.Object(
   {
     _id: Id,
@@ -51,8 +53,3 @@ export const UpdateIssueBody = Type.Object(
   { additionalProperties: false },
 );
 export type UpdateIssueBody = Static<typeof UpdateIssueBody>;
-
-export const ISSUE_MESSAGES = {
-  /** Also for a comment on an issue that does not exist. */
-  notFound: '问答不存在',
-} as const;

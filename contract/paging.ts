@@ -1,7 +1,7 @@
 import { Type, type Static, type TSchema, type TUnsafe } from '@sinclair/typebox';
+import { FIRST_PAGE, DEFAULT_PAGE_SIZE, SEARCH_EXACT_COUNT_UP_TO } from './values/paging';
 
-export const FIRST_PAGE = 1;
-export const DEFAULT_PAGE_SIZE = 10;
+export * from './values/paging';
 
 /** The query every paged list takes; spread it into the list's query schema beside its filters. */
 export const PageQuery = {
@@ -20,12 +20,6 @@ export const IdFilter = (description: string) => Type.Optional(Type.String({ pat
 
 export const BooleanFilter = (description: string) =>
   Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false'), Type.Literal('')], { description }));
-
-/**
- * A search (a text filter) counts its matches exactly up to this many; beyond, `count` is an
- * estimate, rounded to two significant figures, and the answer says so with `countEstimated`.
- */
-export const SEARCH_EXACT_COUNT_UP_TO = 5000;
 
 export const Paged = <T extends TSchema>(row: T) =>
   Type.Object({

@@ -2,20 +2,16 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Id } from './ids';
 import { PageQuery } from './paging';
 
+import { TRASH_ENTITIES } from './values/trash';
+
+export * from './values/trash';
+
 /** What can be in the recycle bin: every deletable record but admins and types. */
 export const TrashEntity = Type.Union(
-  [Type.Literal('user'), Type.Literal('book'), Type.Literal('interview'), Type.Literal('issue'), Type.Literal('comment')],
+  TRASH_ENTITIES.map((entity) => Type.Literal(entity)),
   { description: 'user 用户，book 书籍，interview 面试题，issue 问答，comment 评论' },
 );
 export type TrashEntity = Static<typeof TrashEntity>;
-
-export const TRASH_ENTITY_LABELS: Record<TrashEntity, string> = {
-  user: '用户',
-  book: '书籍',
-  interview: '面试题',
-  issue: '问答',
-  comment: '评论',
-};
 
 /** One deletion in the bin: what went, with how many records, by whom and when. */
 export const TrashEntry = Type.Object(
@@ -38,12 +34,3 @@ export const TrashListQuery = Type.Object(
   { additionalProperties: false },
 );
 export type TrashListQuery = Static<typeof TrashListQuery>;
-
-export const TRASH_MESSAGES = {
-  notFound: '回收站中没有这条记录（可能已恢复、已彻底删除或已过期）',
-  loginIdTaken: (loginId: string) => `登录账号「${loginId}」已被其他用户使用，无法恢复`,
-  userGone: '所属用户已不存在或在回收站中，请先恢复该用户',
-  issueGone: '所属问答已不存在或在回收站中，请先恢复该问答',
-  bookGone: '所属书籍已不存在或在回收站中，请先恢复该书籍',
-  typeGone: '所属分类已被删除，无法恢复',
-} as const;

@@ -1,11 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 
+export * from './values/upload';
+
 /** What an upload answers: the path the stored image is served at. */
 export const UploadedImage = Type.String({ description: '/static/uploads/<id>.<ext>' });
 export type UploadedImage = Static<typeof UploadedImage>;
-
-export const UPLOAD_MESSAGES = {
-  tooLarge: '上传文件失败，请检查文件的大小，控制在 2MB 以内',
-  notAnImage: '只能上传 PNG、JPEG、GIF 或 WebP 图片',
-  tooManyPixels: '图片尺寸过大，宽和高不能超过 10000 像素，总像素不能超过 2500 万',
-} as const;

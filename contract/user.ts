@@ -3,6 +3,8 @@ import { ImagePath, LoginId } from './fields';
 import { Id } from './ids';
 import { BooleanFilter, PageQuery, TextFilter } from './paging';
 
+export * from './values/user';
+
 export const User = Type.Object(
   {
     _id: Id,
@@ -84,9 +86,3 @@ export const UpdateUserBody = Type.Object(
 export type UpdateUserBody = Static<typeof UpdateUserBody>;
 
 export const UserLoginIdParams = Type.Object({ loginId: LoginId });
-
-export const USER_MESSAGES = {
-  /** Also for an issue or comment naming a userId that does not exist. */
-  notFound: '用户不存在',
-  taken: '该用户已存在',
-} as const;

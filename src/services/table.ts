@@ -1,9 +1,10 @@
 import type { Page } from '../../contract/paging';
+import { DEFAULT_PAGE_SIZE } from '../../contract/values/paging';
 import { api } from './api';
 import { startEarly, takeEarly } from './early';
 
 /** docs/screens.md: a server-paged list shows 10 rows a page until the administrator picks another size. */
-export const DEFAULT_PAGE_SIZE = 10;
+export { DEFAULT_PAGE_SIZE };
 
 /**
  * ProTable's own keys in what it hands to `request`. `current` and `pageSize` are also the paging

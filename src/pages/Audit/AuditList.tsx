@@ -10,53 +10,13 @@ import { dayRangeFilter, useListTable } from '@/hooks/useListTable';
 import { listAdmins } from '@/services/admin';
 import { listAudit } from '@/services/audit';
 import type { FilterKey } from '@/services/table';
-import type { AuditAction, AuditEntity, AuditEntry, AuditListQuery } from '../../../contract/audit';
+import type { AuditEntry, AuditListQuery } from '../../../contract/audit';
+import { AUDIT_ACTIONS, AUDIT_ENTITIES, type AuditAction } from '../../../contract/values/audit';
 import { dayRange, dayRangePresets, formatDate, timeZoneTooltip } from '@/utils/format';
 
-// The contract's names, repeated here because the front end imports only its types; the
-// `satisfies` makes a name the contract drops or renames fail the type check.
-export const ENTITY_NAMES = {
-  admin: '管理员',
-  user: '用户',
-  book: '书籍',
-  interview: '面试题',
-  issue: '问答',
-  comment: '评论',
-  type: '分类',
-  upload: '图片',
-  session: '登录',
-  import: '数据导入',
-  setting: '安全设置',
-  audit: '操作日志',
-} satisfies Record<AuditEntity, string>;
-
-export const ACTIONS = [
-  '新增',
-  '修改',
-  '删除',
-  '恢复',
-  '彻底删除',
-  '审核通过',
-  '取消审核',
-  '启用',
-  '禁用',
-  '批量删除',
-  '批量启用',
-  '批量禁用',
-  '批量审核通过',
-  '批量取消审核',
-  '导出',
-  '导入',
-  '登录',
-  '退出',
-  '设置两步验证',
-  '开启两步验证',
-  '关闭两步验证',
-  '重置两步验证',
-  '重新生成恢复码',
-  '结束会话',
-  '修改安全设置',
-] satisfies AuditAction[];
+// The contract's plain values (no schema library in the bundle).
+export const ENTITY_NAMES = AUDIT_ENTITIES;
+export const ACTIONS: AuditAction[] = Object.values(AUDIT_ACTIONS);
 
 const entityEnum = Object.fromEntries(Object.entries(ENTITY_NAMES).map(([key, text]) => [key, { text }]));
 const actionEnum = Object.fromEntries(ACTIONS.map((action) => [action, { text: action }]));

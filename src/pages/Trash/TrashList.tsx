@@ -8,12 +8,12 @@ import { ConfirmAction } from '@/components/RowAction';
 import { useListTable } from '@/hooks/useListTable';
 import { listTrash, purgeTrash, restoreTrash } from '@/services/trash';
 import type { FilterKey } from '@/services/table';
-import type { TrashEntity, TrashEntry, TrashListQuery } from '../../../contract/trash';
+import type { TrashEntry, TrashListQuery } from '../../../contract/trash';
+import { TRASH_ENTITY_LABELS } from '../../../contract/values/trash';
 import { message } from '@/utils/feedback';
 import { cut } from '@/utils/format';
 
-// The labels of contract/trash.ts's TRASH_ENTITY_LABELS, kept here: contract/ is imported as types only.
-const ENTITY_LABELS: Record<TrashEntity, string> = { user: '用户', book: '书籍', interview: '面试题', issue: '问答', comment: '评论' };
+const ENTITY_LABELS = TRASH_ENTITY_LABELS;
 
 export default function TrashList() {
   const list = useListTable<TrashEntry>({ request: listTrash });

@@ -1,0 +1,3 @@
+export const INTERVIEW_MESSAGES = {
+  notFound: '面试题不存在',
+} as const;
