@@ -5,7 +5,7 @@ import { books, comments, interviews, issues, types, users } from '../src/db/sch
 import { newId } from '../src/lib/ids';
 import { COMMENT_TYPES } from '../../contract/comment';
 
-type Table = 'users' | 'issues' | 'books' | 'comments';
+type Table = 'users' | 'issues' | 'books' | 'interviews' | 'comments';
 type Operation = 'insert' | 'update' | 'delete';
 
 /**

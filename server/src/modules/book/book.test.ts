@@ -167,28 +167,6 @@ describe('GET /api/book/:id, PATCH, DELETE', () => {
     const response = await t.inject({ method: 'PATCH', url: '/api/book/0123456789abcdef01234567', ...as(), payload: { bookTitle: 'x' } });
     expect(response.statusCode).toBe(404);
   });
-
-  it('deletes a book with its comments', async () => {
-    const id = (await createBook(valid())).json().data._id;
-    await commentOn(id);
-    await commentOn(id);
-    expect((await t.inject({ method: 'DELETE', url: `/api/book/${id}`, ...as() })).statusCode).toBe(200);
-    expect(await t.database.db.select().from(comments).where(eq(comments.bookId, id))).toEqual([]);
-    expect((await t.inject({ method: 'DELETE', url: `/api/book/${id}`, ...as() })).statusCode).toBe(404);
-  });
-
-  it('keeps the book and its comments when the deletion fails midway', async () => {
-    const id = (await createBook(valid())).json().data._id;
-    await commentOn(id);
-    await fx.failOn('books', 'delete');
-    try {
-      expect((await t.inject({ method: 'DELETE', url: `/api/book/${id}`, ...as() })).statusCode).toBe(500);
-    } finally {
-      await fx.stopFailing('books', 'delete');
-    }
-    expect(await t.database.db.select().from(comments).where(eq(comments.bookId, id))).toHaveLength(1);
-    expect((await t.inject({ method: 'GET', url: `/api/book/${id}`, ...as() })).json().data.commentNumber).toBe(1);
-  });
 });
 
 describe('GET /api/book (paged)', () => {

@@ -178,30 +178,6 @@ describe('GET /api/issue/:id, PATCH, DELETE', () => {
     expect(empty.statusCode).toBe(200);
     expect(empty.json().data._id).toBe(id);
   });
-
-  it('deletes an issue with its comments', async () => {
-    const id = await fx.issue(userId, typeId);
-    await commentOn(id);
-    await commentOn(id);
-    const response = await t.inject({ method: 'DELETE', url: `/api/issue/${id}`, ...as() });
-    expect(response.statusCode).toBe(200);
-    expect(await t.database.db.select().from(comments).where(eq(comments.issueId, id))).toEqual([]);
-    expect((await t.inject({ method: 'DELETE', url: `/api/issue/${id}`, ...as() })).statusCode).toBe(404);
-  });
-
-  it('keeps the issue and its comments when the deletion fails midway', async () => {
-    const id = await fx.issue(userId, typeId);
-    await commentOn(id);
-    await fx.failOn('issues', 'delete');
-    try {
-      const response = await t.inject({ method: 'DELETE', url: `/api/issue/${id}`, ...as() });
-      expect(response.statusCode).toBe(500);
-    } finally {
-      await fx.stopFailing('issues', 'delete');
-    }
-    expect(await t.database.db.select().from(comments).where(eq(comments.issueId, id))).toHaveLength(1);
-    expect((await t.inject({ method: 'GET', url: `/api/issue/${id}`, ...as() })).json().data.commentNumber).toBe(1);
-  });
 });
 
 describe('GET /api/issue (paged)', () => {
