@@ -101,7 +101,8 @@ export async function buildApp({ config, database, logging = silentLogging(), no
   registerInputNormalisation(app);
 
   const { db } = database;
-  // Every service that writes records its writes here, in the write's own transaction.
+  // Names: `audit` records entries (every writing service, in the write's own transaction),
+  // `auditLog` reads and reverts them (its routes, the export), `auditRepo` is its repository.
   const audit = createAudit({ now });
   const adminRepo = createAdminRepository(db);
   const authRepo = createAuthRepository(db);
@@ -152,7 +153,7 @@ export async function buildApp({ config, database, logging = silentLogging(), no
       type: (actor, id, fields, guard) => types.rename(actor, id, String(fields.typeName), guard),
     },
   });
-  const retention = createAuditRetention({
+  const auditRetention = createAuditRetention({
     repo: auditRepo,
     days: config.auditRetentionDays,
     now,
@@ -188,7 +189,7 @@ export async function buildApp({ config, database, logging = silentLogging(), no
   await app.register(interviewRoutes, { prefix: '/api/interview', interviews });
   await app.register(issueRoutes, { prefix: '/api/issue', issues });
   await app.register(commentRoutes, { prefix: '/api/comment', comments });
-  await app.register(auditRoutes, { prefix: '/api/audit', audit: auditLog });
+  await app.register(auditRoutes, { prefix: '/api/audit', auditLog });
   await app.register(exportRoutes, { prefix: '/api', exports, now: now ?? Date.now, timeZone: config.timeZone });
   await app.register(trashRoutes, { prefix: '/api/trash', trash });
   await app.register(statsRoutes, { prefix: '/api/stats', stats });
@@ -207,7 +208,7 @@ export async function buildApp({ config, database, logging = silentLogging(), no
   // requests, as in tests and dev:mock, leaves them to the test's clock), all stopped on close.
   let stopJobs: (() => Promise<void>) | null = null;
   app.addHook('onListen', async () => {
-    stopJobs ??= startJobs([retention.job, trashExpiryJob(trash)], (error, job) => app.log.error({ err: error }, `${job.name} failed`));
+    stopJobs ??= startJobs([auditRetention.job, trashExpiryJob(trash)], (error, job) => app.log.error({ err: error }, `${job.name} failed`));
   });
   app.addHook('onClose', async () => {
     await stopJobs?.();

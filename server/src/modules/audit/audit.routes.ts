@@ -6,7 +6,7 @@ import { ok, responses } from '../../lib/http';
 import { currentAdmin } from '../../plugins/auth';
 import type { AuditService } from './audit.service';
 
-export const auditRoutes: FastifyPluginAsyncTypebox<{ audit: AuditService }> = async (app, { audit }) => {
+export const auditRoutes: FastifyPluginAsyncTypebox<{ auditLog: AuditService }> = async (app, { auditLog }) => {
   app.get(
     '/',
     {
@@ -17,7 +17,7 @@ export const auditRoutes: FastifyPluginAsyncTypebox<{ audit: AuditService }> = a
         response: responses(Paged(AuditEntry)),
       },
     },
-    async (request) => ok(await audit.list(currentAdmin(request), request.query)),
+    async (request) => ok(await auditLog.list(currentAdmin(request), request.query)),
   );
 
   app.get(
@@ -30,7 +30,7 @@ export const auditRoutes: FastifyPluginAsyncTypebox<{ audit: AuditService }> = a
         response: responses(Type.Array(AuditEntry)),
       },
     },
-    async (request) => ok(await audit.history(currentAdmin(request), request.params.entity, request.params.id)),
+    async (request) => ok(await auditLog.history(currentAdmin(request), request.params.entity, request.params.id)),
   );
 
   app.post(
@@ -43,6 +43,6 @@ export const auditRoutes: FastifyPluginAsyncTypebox<{ audit: AuditService }> = a
         response: responses(Type.Array(AuditEntry)),
       },
     },
-    async (request) => ok(await audit.revert(currentAdmin(request), Number(request.params.auditId))),
+    async (request) => ok(await auditLog.revert(currentAdmin(request), Number(request.params.auditId))),
   );
 };
