@@ -14,6 +14,7 @@ import { listIssueComments, removeComment } from '@/services/comment';
 import { getIssue, updateIssue } from '@/services/issue';
 import type { CommentRow } from '../../../contract/comment';
 import type { Issue } from '../../../contract/issue';
+import { DEFAULT_PAGE_SIZE, FIRST_PAGE } from '../../../contract/values/paging';
 import { message } from '@/utils/feedback';
 import { formatDate } from '@/utils/format';
 import { ConfirmAction } from '@/components/RowAction';
@@ -69,10 +70,10 @@ function issueCommentColumns(ctx: CommentColumnContext): ProColumns<CommentRow>[
 
 /** The issue's comments, server-paged; `onDeleted` runs after the server removed one. */
 function IssueComments({ issueId, onDeleted }: { issueId: string; onDeleted: () => void }) {
-  const [paging, setPaging] = useState({ current: 1, pageSize: 10 });
+  const [paging, setPaging] = useState({ current: FIRST_PAGE, pageSize: DEFAULT_PAGE_SIZE });
   const list = useListTable<CommentRow>({
     request: (params) => {
-      setPaging({ current: params.current ?? 1, pageSize: params.pageSize ?? 10 });
+      setPaging({ current: params.current ?? FIRST_PAGE, pageSize: params.pageSize ?? DEFAULT_PAGE_SIZE });
       return listIssueComments(issueId, params);
     },
     search: false,
