@@ -208,7 +208,9 @@ export async function buildApp({ config, database, logging = silentLogging(), no
   // requests, as in tests and dev:mock, leaves them to the test's clock), all stopped on close.
   let stopJobs: (() => Promise<void>) | null = null;
   app.addHook('onListen', async () => {
-    stopJobs ??= startJobs([auditRetention.job, trashExpiryJob(trash)], (error, job) => app.log.error({ err: error }, `${job.name} failed`));
+    stopJobs ??= startJobs([auditRetention.job, trashExpiryJob(trash)], (error, job) =>
+      app.log.error({ err: error }, `${job.name} failed`),
+    );
   });
   app.addHook('onClose', async () => {
     await stopJobs?.();
