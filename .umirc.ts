@@ -1,5 +1,5 @@
 import { defineConfig } from '@umijs/max';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import routes from './config/routes';
 
 const packageDir = (name: string, from?: string): string =>
@@ -23,7 +23,8 @@ export default defineConfig({
   dva: {},
   layout: { title: 'coder station', locale: false },
   routes,
-  alias: layoutIcons === icons ? {} : { [layoutIcons]: icons },
+  // contract/ by its alias (package.json "imports"; Node resolves it for mock/ and the config too).
+  alias: { '#contract': join(__dirname, 'contract'), ...(layoutIcons === icons ? {} : { [layoutIcons]: icons }) },
   history: { type: 'browser' },
   publicPath: '/',
   // Every script and style sheet is named by its content (umi.<hash>.js, <chunk>.<hash>.async.js,

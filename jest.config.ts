@@ -1,5 +1,9 @@
+import path from 'node:path';
 import type { Config } from 'jest';
 import { configUmiAlias, createConfig } from '@umijs/max/test';
+
+// contract/ by its alias (package.json "imports"), in every project.
+const CONTRACT = { '^#contract/(.*)$': path.join(__dirname, 'contract/$1') };
 
 export default async (): Promise<Config> => {
   // testTimeout is a global option in jest 29; @umijs/test puts it in each project.
@@ -28,6 +32,7 @@ export default async (): Promise<Config> => {
       // (a per-copy value) the app's Upload does not recognise.
       '^antd/es/(.*)$': 'antd/lib/$1',
       ...browserBase.moduleNameMapper,
+      ...CONTRACT,
     },
   })) as Config;
 
@@ -45,6 +50,7 @@ export default async (): Promise<Config> => {
     moduleNameMapper: {
       // mock/server.ts (loaded by server/test/mock-contract.test.ts) only needs umi's identity defineMock.
       '^@umijs/max$': '<rootDir>/node_modules/umi/dist/defineMock.js',
+      ...CONTRACT,
     },
   };
 
@@ -55,6 +61,7 @@ export default async (): Promise<Config> => {
     testMatch: ['<rootDir>/e2e/**/*.e2e.ts'],
     testEnvironment: 'node',
     transformIgnorePatterns: ['/node_modules/'],
+    moduleNameMapper: CONTRACT,
   };
 
   // The built server as a child process, killed, restarted and stopped (`npm run test:faults`).
@@ -65,6 +72,7 @@ export default async (): Promise<Config> => {
     testMatch: ['<rootDir>/server/test/faults/**/*.fault.ts'],
     testEnvironment: 'node',
     transformIgnorePatterns: ['/node_modules/'],
+    moduleNameMapper: CONTRACT,
   };
 
   // 60 s: a file's first hook starts an embedded PostgreSQL, which takes well over 30 s on a busy 2-core machine.

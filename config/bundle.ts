@@ -17,7 +17,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { IApi } from '@umijs/max';
-import { HASHED_ASSET } from '../contract/assets';
+import { HASHED_ASSET } from '#contract/assets';
 
 interface Redirect {
   name: string;

@@ -13,5 +13,7 @@ await build({
   packages: 'external',
   sourcemap: true,
   logLevel: 'warning',
+  // contract/ by its alias, as package.json "imports" declares it (esbuild reads that too).
+  alias: { '#contract': path.join(root, 'contract') },
 });
 console.log(`server bundle: ${path.relative(root, serverBundle)}`);

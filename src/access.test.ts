@@ -1,5 +1,5 @@
 import access from '@/access';
-import type { Permission, WhoAmI } from '../contract/admin';
+import type { Permission, WhoAmI } from '#contract/admin';
 import { toInitialState } from '@/utils/session';
 
 const adminWith = (permission: Permission): WhoAmI => ({

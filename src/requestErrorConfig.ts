@@ -2,7 +2,7 @@ import type { RequestConfig, RequestOptions } from '@umijs/max';
 import { message } from '@/utils/feedback';
 import { expireSession, getToken } from '@/utils/session';
 import { announceMustSetUp2fa } from '@/utils/twoFactorGate';
-import type { ErrorCode, ErrorEnvelope } from '../contract/envelope';
+import type { ErrorCode, ErrorEnvelope } from '#contract/envelope';
 
 /** Thrown for a 2xx answer whose envelope says `success: false`. */
 export class ApiError extends Error {

@@ -3,7 +3,7 @@ import { getDvaApp, history } from '@umijs/max';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { envelope, type FakeReply, type FakeRequest, installFakeNetwork, refusal } from '@/testing/fakeNetwork';
 import { EDITOR_ADMIN, ROOT_ADMIN } from '@/testing/admins';
-import type { Admin, WhoAmI } from '../contract/admin';
+import type { Admin, WhoAmI } from '#contract/admin';
 
 const me: Admin = { ...ROOT_ADMIN };
 const editor: Admin = { ...EDITOR_ADMIN };

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../src/db/client';
 import { books, comments, interviews, issues, types, users } from '../src/db/schema';
 import { newId } from '../src/lib/ids';
-import { COMMENT_TYPES } from '../../contract/comment';
+import { COMMENT_TYPES } from '#contract/comment';
 
 type Table = 'users' | 'issues' | 'books' | 'interviews' | 'comments';
 type Operation = 'insert' | 'update' | 'delete';

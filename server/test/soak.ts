@@ -18,7 +18,7 @@ import { sql } from 'drizzle-orm';
 import { call, imageForm, pngWithTail, signIn, type Answer } from './live/client';
 import { consistencyProblems, tableCounts } from './live/consistency';
 import { embeddedDataDir, ServerProcess, sleep } from './live/server-process';
-import { COMMENT_TYPES } from '../../contract/comment';
+import { COMMENT_TYPES } from '#contract/comment';
 
 const USAGE = `用法：npm run soak -- [--duration 秒] [--rate 每秒请求数] [--warmup 秒] [--seed N]
   --duration  运行时长，默认 300 秒

@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { clickSearch, JS_TYPE, listScreenNetwork, openList, pageReply } from '@/testing/listScreen';
 import { fileNameFrom } from '@/services/export';
-import type { Interview } from '../../contract/interview';
+import type { Interview } from '#contract/interview';
 
 const interviews: Interview[] = [
   {

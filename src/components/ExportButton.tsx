@@ -1,7 +1,7 @@
 import { DownloadOutlined } from '@ant-design/icons';
 import { Button } from 'antd';
 import { useRef, useState } from 'react';
-import type { ExportResource } from '../../contract/export';
+import type { ExportResource } from '#contract/export';
 import { exportList } from '@/services/export';
 import { message } from '@/utils/feedback';
 

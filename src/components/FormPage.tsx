@@ -7,7 +7,7 @@ import InitialPasswordModal from '@/components/InitialPasswordModal';
 import LoadFailed from '@/components/LoadFailed';
 import type { Loaded } from '@/hooks/useLoaded';
 import { message } from '@/utils/feedback';
-import type { AuditEntity } from '../../contract/audit';
+import type { AuditEntity } from '#contract/audit';
 
 /** An account the server has just made a password for: shown once, never again. */
 interface GeneratedPassword {

@@ -2,9 +2,9 @@ import { TestBrowser } from '@@/testBrowser';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { envelope, type FakeReply, type FakeRequest, installFakeNetwork, refusal } from '@/testing/fakeNetwork';
 import { confirmButton } from '@/testing/listScreen';
-import type { WhoAmI } from '../../contract/admin';
-import type { AuditEntry } from '../../contract/audit';
-import type { User } from '../../contract/user';
+import type { WhoAmI } from '#contract/admin';
+import type { AuditEntry } from '#contract/audit';
+import type { User } from '#contract/user';
 
 const me: WhoAmI = { _id: '65f1a2b3c4d5e6f708192a02', loginId: 'editor', nickname: '内容编辑', avatar: '', permission: 2 };
 const USER_ID = '65f1a2b3c4d5e6f708192c01';

@@ -3,8 +3,8 @@ import { Button, Drawer, Empty, Skeleton, Space, Tag, Timeline, Typography } fro
 import { useCallback, useState } from 'react';
 import { alreadyShown } from '@/services/api';
 import { recordHistory, revertAudit } from '@/services/audit';
-import type { AuditChange, AuditEntity, AuditEntry } from '../../contract/audit';
-import { changeLines, changeText, type ValueTextOptions } from '../../contract/labels';
+import type { AuditChange, AuditEntity, AuditEntry } from '#contract/audit';
+import { changeLines, changeText, type ValueTextOptions } from '#contract/labels';
 import { message } from '@/utils/feedback';
 import { formatDate, plainExcerpt } from '@/utils/format';
 import { ConfirmAction, RowAction } from './RowAction';

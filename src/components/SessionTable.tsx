@@ -2,7 +2,7 @@ import { Button, Popconfirm, Space, Table, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useCallback, useEffect, useState } from 'react';
 import { alreadyShown } from '@/services/api';
-import type { AdminSession } from '../../contract/account';
+import type { AdminSession } from '#contract/account';
 import { message } from '@/utils/feedback';
 import { formatDate } from '@/utils/format';
 import { ConfirmAction } from './RowAction';

@@ -4,7 +4,7 @@ import createLoading from 'dva-loading';
 import type { ReactNode } from 'react';
 import typeModel from '@/models/type';
 import { envelope, installFakeNetwork, refusal } from '@/testing/fakeNetwork';
-import type { TypeRecord } from '../../contract/type';
+import type { TypeRecord } from '#contract/type';
 import TypeSelect from './TypeSelect';
 
 const type = (n: number, typeName: string): TypeRecord => ({

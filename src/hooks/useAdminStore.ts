@@ -1,7 +1,7 @@
 import { useDispatch, useSelector } from '@umijs/max';
 import { useMemo } from 'react';
 import type { AdminModelState, EditAdminPayload } from '@/models/admin';
-import type { Admin, CreateAdminBody, CreatedAdmin } from '../../contract/admin';
+import type { Admin, CreateAdminBody, CreatedAdmin } from '#contract/admin';
 import type { LoadingState } from '@/types/dva';
 
 type RootState = { admin: AdminModelState } & LoadingState;

@@ -3,8 +3,8 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { envelope } from '@/testing/fakeNetwork';
 import { clickSearch, confirmButton, JS_TYPE, listScreenNetwork, openList, pageReply } from '@/testing/listScreen';
 import { listSearch, pageOf } from './useListTable';
-import type { CommentRow } from '../../contract/comment';
-import type { Issue } from '../../contract/issue';
+import type { CommentRow } from '#contract/comment';
+import type { Issue } from '#contract/issue';
 
 /*
  * The list mechanics every server-paged list shares, through the issue and comment lists: the

@@ -1,7 +1,7 @@
 import { useDispatch, useSelector } from '@umijs/max';
 import { useMemo } from 'react';
 import type { RenameTypePayload, TypeModelState } from '@/models/type';
-import type { TypeRecord } from '../../contract/type';
+import type { TypeRecord } from '#contract/type';
 import type { LoadingState } from '@/types/dva';
 
 type RootState = { type: TypeModelState } & LoadingState;

@@ -1,7 +1,7 @@
 import AdminModel, { type AdminModelState } from '@/models/admin';
 import { createAdmin, getAdmin, listAdmins, removeAdmin, updateAdmin } from '@/services/admin';
 import { createModelRunner, deferred } from '@/testing/modelRunner';
-import type { Admin, CreatedAdmin } from '../../contract/admin';
+import type { Admin, CreatedAdmin } from '#contract/admin';
 
 const refused = () => Object.assign(new Error('refused'), { response: { status: 400 } });
 

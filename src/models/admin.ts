@@ -1,6 +1,6 @@
 import type { EffectsCommandMap, PayloadAction } from '@/types/dva';
 import { createAdmin, getAdmin, listAdmins, removeAdmin, updateAdmin } from '@/services/admin';
-import type { Admin, CreateAdminBody, CreatedAdmin, UpdateAdminBody, WhoAmI } from '../../contract/admin';
+import type { Admin, CreateAdminBody, CreatedAdmin, UpdateAdminBody, WhoAmI } from '#contract/admin';
 
 export interface AdminModelState {
   adminList: Admin[];

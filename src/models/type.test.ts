@@ -1,7 +1,7 @@
 import TypeModel, { type TypeModelState } from '@/models/type';
 import { createType, listTypes, removeType, updateType } from '@/services/type';
 import { createModelRunner, deferred } from '@/testing/modelRunner';
-import type { TypeRecord } from '../../contract/type';
+import type { TypeRecord } from '#contract/type';
 
 const inUse = () =>
   Object.assign(new Error('in use'), {

@@ -1,5 +1,5 @@
 import { createType, listTypes, removeType, updateType } from '@/services/type';
-import type { TypeRecord } from '../../contract/type';
+import type { TypeRecord } from '#contract/type';
 import type { EffectsCommandMap, PayloadAction } from '@/types/dva';
 
 export interface TypeModelState {

@@ -17,9 +17,9 @@ import type {
   TwoFactorEnableBody,
   TwoFactorSetup,
   UpdateMeBody,
-} from '../../contract/account';
-import type { Admin } from '../../contract/admin';
-import type { LoginResult } from '../../contract/auth';
+} from '#contract/account';
+import type { Admin } from '#contract/admin';
+import type { LoginResult } from '#contract/auth';
 import { api } from './api';
 import { fetchTable, type TableParams, type TableResult } from './table';
 

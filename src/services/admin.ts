@@ -1,5 +1,5 @@
-import type { Admin, CreateAdminBody, CreatedAdmin, UpdateAdminBody, WhoAmI } from '../../contract/admin';
-import type { LoginAnswer, LoginBody } from '../../contract/auth';
+import type { Admin, CreateAdminBody, CreatedAdmin, UpdateAdminBody, WhoAmI } from '#contract/admin';
+import type { LoginAnswer, LoginBody } from '#contract/auth';
 import { api } from './api';
 
 export const CAPTCHA_URL = '/res/captcha';

@@ -15,7 +15,7 @@
  */
 import { request } from '@umijs/max';
 import type { RequestOptions } from '@umijs/max';
-import type { Envelope } from '../../contract/envelope';
+import type { Envelope } from '#contract/envelope';
 
 /** Calls the API and answers the envelope's `data`; what resolves is a success (see above). */
 export async function api<T>(url: string, options: RequestOptions = { method: 'GET' }): Promise<T> {

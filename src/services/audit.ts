@@ -1,4 +1,4 @@
-import type { AuditEntity, AuditEntry, AuditListQuery, BatchResult } from '../../contract/audit';
+import type { AuditEntity, AuditEntry, AuditListQuery, BatchResult } from '#contract/audit';
 import { api } from './api';
 import { fetchTable, type TableParams, type TableResult } from './table';
 

@@ -1,4 +1,4 @@
-import type { Book, BookListQuery, CreateBookBody, UpdateBookBody } from '../../contract/book';
+import type { Book, BookListQuery, CreateBookBody, UpdateBookBody } from '#contract/book';
 import { api } from './api';
 import { fetchTable, type TableParams, type TableResult } from './table';
 

@@ -1,4 +1,4 @@
-import type { CommentListQuery, CommentRow, CommentTypeParams, ParentCommentsQuery } from '../../contract/comment';
+import type { CommentListQuery, CommentRow, CommentTypeParams, ParentCommentsQuery } from '#contract/comment';
 import { api } from './api';
 import { fetchTable, type TableParams, type TableResult } from './table';
 

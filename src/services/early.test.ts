@@ -4,7 +4,7 @@ import { dropEarly, startEarly, takeEarly } from '@/services/early';
 import { fetchFirstPageEarly, fetchTable } from '@/services/table';
 import { envelope, type FakeReply, type FakeRequest, installFakeNetwork, refusal } from '@/testing/fakeNetwork';
 import { message } from '@/utils/feedback';
-import type { WhoAmI } from '../../contract/admin';
+import type { WhoAmI } from '#contract/admin';
 
 const me: WhoAmI = { _id: '65f1a2b3c4d5e6f708192a01', loginId: 'root', nickname: '超级管理员', avatar: '', permission: 1 };
 const page = (loginId: string) => ({ currentPage: 1, eachPage: 10, count: 1, totalPage: 1, data: [{ loginId }] });

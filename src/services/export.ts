@@ -1,6 +1,6 @@
 import { request } from '@umijs/max';
 import type { AxiosResponse } from '@umijs/max';
-import type { ExportResource } from '../../contract/export';
+import type { ExportResource } from '#contract/export';
 import { pagedUrl } from './table';
 
 /**

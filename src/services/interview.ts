@@ -1,4 +1,4 @@
-import type { CreateInterviewBody, Interview, InterviewListQuery, UpdateInterviewBody } from '../../contract/interview';
+import type { CreateInterviewBody, Interview, InterviewListQuery, UpdateInterviewBody } from '#contract/interview';
 import { api } from './api';
 import { fetchTable, type TableParams, type TableResult } from './table';
 

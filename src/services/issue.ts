@@ -1,4 +1,4 @@
-import type { Issue, IssueListQuery, UpdateIssueBody } from '../../contract/issue';
+import type { Issue, IssueListQuery, UpdateIssueBody } from '#contract/issue';
 import { api } from './api';
 import { fetchTable, type TableParams, type TableResult } from './table';
 

@@ -1,4 +1,4 @@
-import type { Stats } from '../../contract/stats';
+import type { Stats } from '#contract/stats';
 import { api } from './api';
 
 export function getStats(): Promise<Stats> {

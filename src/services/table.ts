@@ -1,5 +1,5 @@
-import type { Page } from '../../contract/paging';
-import { DEFAULT_PAGE_SIZE } from '../../contract/values/paging';
+import type { Page } from '#contract/paging';
+import { DEFAULT_PAGE_SIZE } from '#contract/values/paging';
 import { api } from './api';
 import { startEarly, takeEarly } from './early';
 

@@ -1,4 +1,4 @@
-import type { TrashEntry, TrashListQuery } from '../../contract/trash';
+import type { TrashEntry, TrashListQuery } from '#contract/trash';
 import { api } from './api';
 import { fetchTable, type TableParams, type TableResult } from './table';
 

@@ -1,4 +1,4 @@
-import type { TypeRecord } from '../../contract/type';
+import type { TypeRecord } from '#contract/type';
 import { api } from './api';
 
 const path = (id: string) => `/api/type/${encodeURIComponent(id)}`;

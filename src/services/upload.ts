@@ -1,5 +1,5 @@
-import type { UploadedImage } from '../../contract/upload';
-import { UPLOAD_MESSAGES } from '../../contract/values/upload';
+import type { UploadedImage } from '#contract/upload';
+import { UPLOAD_MESSAGES } from '#contract/values/upload';
 import { api } from './api';
 
 /** Multipart, one image in the field `file`; answers the stored path as `data`. */

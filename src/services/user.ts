@@ -1,4 +1,4 @@
-import type { CreateUserBody, CreatedUser, UpdateUserBody, User, UserImpact, UserListQuery } from '../../contract/user';
+import type { CreateUserBody, CreatedUser, UpdateUserBody, User, UserImpact, UserListQuery } from '#contract/user';
 import { api } from './api';
 import { fetchTable, type TableParams, type TableResult } from './table';
 

@@ -1,4 +1,4 @@
-import type { Admin } from '../../contract/admin';
+import type { Admin } from '#contract/admin';
 
 /** The super admin the admin-screen tests sign in as, and a normal admin beside it. */
 export const ROOT_ADMIN: Admin = {

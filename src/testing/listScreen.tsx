@@ -1,8 +1,8 @@
 import { TestBrowser } from '@@/testBrowser';
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { envelope, type FakeReply, type FakeRequest, installFakeNetwork, refusal } from '@/testing/fakeNetwork';
-import type { WhoAmI } from '../../contract/admin';
-import type { TypeRecord } from '../../contract/type';
+import type { WhoAmI } from '#contract/admin';
+import type { TypeRecord } from '#contract/type';
 
 export const EDITOR: WhoAmI = {
   _id: '65f1a2b3c4d5e6f708192a02',

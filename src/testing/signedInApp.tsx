@@ -2,7 +2,7 @@ import { TestBrowser } from '@@/testBrowser';
 import { history } from '@umijs/max';
 import { act, render, screen } from '@testing-library/react';
 import { envelope, installFakeNetwork, refusal } from '@/testing/fakeNetwork';
-import type { Permission, WhoAmI } from '../../contract/admin';
+import type { Permission, WhoAmI } from '#contract/admin';
 
 /** The id that `:id` in a route path is replaced with. */
 export const SAMPLE_ID = '65f1a2b3c4d5e6f708192a3b';

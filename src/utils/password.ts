@@ -4,7 +4,7 @@
  * message reaches the form when the password is sent.
  */
 
-import type { ADMIN_MIN_PASSWORD_LENGTH } from '../../contract/account';
+import type { ADMIN_MIN_PASSWORD_LENGTH } from '#contract/account';
 
 /** The administrators' rule (issue 13); users keep their own minimum. Typed by the contract's constant. */
 export const ADMIN_MIN_PASSWORD: typeof ADMIN_MIN_PASSWORD_LENGTH = 8;

@@ -1,7 +1,7 @@
 import { history } from '@umijs/max';
 import { DEFAULT_AVATAR } from '@/constants';
-import type { WhoAmI } from '../../contract/admin';
-import type { ErrorCode } from '../../contract/envelope';
+import type { WhoAmI } from '#contract/admin';
+import type { ErrorCode } from '#contract/envelope';
 import { message } from '@/utils/feedback';
 import { setTimeZone } from '@/utils/format';
 

@@ -1,6 +1,6 @@
 import { and, eq, getTableColumns, ilike, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { DEFAULT_PAGE_SIZE, FIRST_PAGE, SEARCH_EXACT_COUNT_UP_TO, type Page } from '../../../contract/paging';
+import { DEFAULT_PAGE_SIZE, FIRST_PAGE, SEARCH_EXACT_COUNT_UP_TO, type Page } from '#contract/paging';
 import { likePattern } from '../lib/filters';
 import type { PageRequest } from '../lib/paging';
 import { queryRows, type Db } from './client';

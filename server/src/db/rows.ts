@@ -1,6 +1,6 @@
 import { eq, inArray } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { BATCH_MESSAGES } from '../../../contract/audit';
+import { BATCH_MESSAGES } from '#contract/audit';
 import { badRequest } from '../lib/errors';
 import type { Db } from './client';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { sql } from 'drizzle-orm';
-import { SEARCH_EXACT_COUNT_UP_TO } from '../../../contract/paging';
+import { SEARCH_EXACT_COUNT_UP_TO } from '#contract/paging';
 import { bearer, createTestContext, type TestContext } from '../../test/harness';
 import { likePattern } from '../lib/filters';
 import { queryRows } from './client';

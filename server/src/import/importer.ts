@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { getTableColumns, getTableName, sql } from 'drizzle-orm';
-import { AUDIT_ACTIONS } from '../../../contract/audit';
+import { AUDIT_ACTIONS } from '#contract/audit';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { queryRows, type Db } from '../db/client';
 import { admins, books, comments, interviews, issues, types, users } from '../db/schema';

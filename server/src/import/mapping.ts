@@ -5,11 +5,11 @@
  * plain-text field) is fixed and the fix noted. Field meanings: docs/import.md.
  */
 import sanitize from 'sanitize-html';
-import { FIELD_LABELS } from '../../../contract/fields';
+import { FIELD_LABELS } from '#contract/fields';
 import { sanitizeHtmlExplained } from '../lib/html';
 import { DEFAULT_ADMIN_NICKNAME, DEFAULT_USER_NICKNAME, DEFAULT_USER_POINTS } from '../lib/defaults';
 import { type Doc, ObjectIdValue, type Value } from './values';
-import { COMMENT_TYPES } from '../../../contract/comment';
+import { COMMENT_TYPES } from '#contract/comment';
 
 export class SkipRecord extends Error {}
 

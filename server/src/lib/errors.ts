@@ -1,5 +1,5 @@
-import { AUTH_MESSAGES } from '../../../contract/auth';
-import { ERROR_CODES, errorCodeForStatus, type ErrorCode } from '../../../contract/envelope';
+import { AUTH_MESSAGES } from '#contract/auth';
+import { ERROR_CODES, errorCodeForStatus, type ErrorCode } from '#contract/envelope';
 
 /** The one error type services throw; the error-handler plugin turns it into the envelope. */
 export class AppError extends Error {

@@ -1,5 +1,5 @@
 import sanitize from 'sanitize-html';
-import { FIELD_LABELS } from '../../../contract/fields';
+import { FIELD_LABELS } from '#contract/fields';
 import { badRequest } from './errors';
 
 const TEXT_ALIGN = { 'text-align': [/^(left|right|center|justify)$/] };

@@ -1,5 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
-import { Envelope, ErrorEnvelope, errorCodeForStatus, type ErrorCode } from '../../../contract/envelope';
+import { Envelope, ErrorEnvelope, errorCodeForStatus, type ErrorCode } from '#contract/envelope';
 
 /** Response schemas for a route: the success body plus the error envelope for every 4xx and 5xx. */
 export const responses = <T extends TSchema>(data: T) => ({

@@ -1,4 +1,4 @@
-import type { Page } from '../../../contract/paging';
+import type { Page } from '#contract/paging';
 
 /** Validation fills in the defaults; they are repeated here so the types need no `!`. */
 export interface PageRequest {

@@ -1,5 +1,5 @@
 import { dictionary } from '@zxcvbn-ts/language-common';
-import { ACCOUNT_MESSAGES, ADMIN_MIN_PASSWORD_LENGTH } from '../../../contract/account';
+import { ACCOUNT_MESSAGES, ADMIN_MIN_PASSWORD_LENGTH } from '#contract/account';
 import { MIN_PASSWORD_LENGTH } from './defaults';
 
 // zxcvbn-ts's common-passwords dictionary (about 49,000 entries, most common first, all lower

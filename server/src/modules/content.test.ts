@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
-import { AUDIT_ACTIONS } from '../../../contract/audit';
-import { COMMENT_TYPES } from '../../../contract/comment';
+import { AUDIT_ACTIONS } from '#contract/audit';
+import { COMMENT_TYPES } from '#contract/comment';
 import { books, comments, interviews, issues } from '../db/schema';
 import { contentFixtures } from '../../test/content';
 import { bearer, createTestContext, type TestContext } from '../../test/harness';

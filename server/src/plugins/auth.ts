@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
-import { ACCOUNT_MESSAGES } from '../../../contract/account';
-import { ERROR_CODES } from '../../../contract/envelope';
+import { ACCOUNT_MESSAGES } from '#contract/account';
+import { ERROR_CODES } from '#contract/envelope';
 import { AppError, forbidden } from '../lib/errors';
 import type { AuthenticatedAdmin, AuthService, ClientInfo } from '../modules/auth/auth.service';
 

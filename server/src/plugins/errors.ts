@@ -1,9 +1,9 @@
 import { type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ERROR_CODES } from '../../../contract/envelope';
-import { FIELD_LABELS } from '../../../contract/fields';
-import { UPLOAD_MESSAGES } from '../../../contract/upload';
+import { ERROR_CODES } from '#contract/envelope';
+import { FIELD_LABELS } from '#contract/fields';
+import { UPLOAD_MESSAGES } from '#contract/upload';
 import { AppError, isForeignKeyViolation, sqlState } from '../lib/errors';
 import { fail } from '../lib/http';
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
-import { HASHED_ASSET, IMMUTABLE } from '../../../contract/assets';
+import { HASHED_ASSET, IMMUTABLE } from '#contract/assets';
 import { fail } from '../lib/http';
 
 /**

@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { AUTH_MESSAGES } from '../../../contract/auth';
+import { AUTH_MESSAGES } from '#contract/auth';
 import { listeningApp } from './support';
 
 /**

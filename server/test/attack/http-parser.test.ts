@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { CJK, listeningApp } from './support';
-import { ERROR_CODES, errorCodeForStatus } from '../../../contract/envelope';
+import { ERROR_CODES, errorCodeForStatus } from '#contract/envelope';
 
 /**
  * What Node's HTTP parser refuses before any route runs, sent byte for byte over a real socket:

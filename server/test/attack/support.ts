@@ -1,7 +1,7 @@
 import { crc32, deflateSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import type { LightMyRequestResponse } from 'fastify';
-import { ERROR_CODES, errorCodeForStatus } from '../../../contract/envelope';
+import { ERROR_CODES, errorCodeForStatus } from '#contract/envelope';
 import { createTestContext, type TestContext } from '../harness';
 
 /** Error messages are for an administrator who reads Chinese. */

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { ERROR_CODES } from '../../../contract/envelope';
+import { ERROR_CODES } from '#contract/envelope';
 import { settings } from '../../src/db/schema';
 import { THROTTLE_WINDOW_MS } from '../../src/modules/auth/auth.service';
 import { totpCode } from '../../src/modules/auth/totp';

@@ -1,7 +1,7 @@
 import type { CatalogEntry } from '../../src/plugins/auth';
 import { contentFixtures } from '../content';
 import { CAPTCHA, ROOT_LOGIN, ROOT_PASSWORD, passwordOf, type TestContext } from '../harness';
-import { COMMENT_TYPES } from '../../../contract/comment';
+import { COMMENT_TYPES } from '#contract/comment';
 
 /** One record of every kind, and an admin of each level: what the routes' parameters point at. */
 export interface World {

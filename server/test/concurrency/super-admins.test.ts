@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { ERROR_CODES } from '../../../contract/envelope';
+import { ERROR_CODES } from '#contract/envelope';
 import type { LightMyRequestResponse } from 'fastify';
 import { queryRows } from '../../src/db/client';
 import { bearer, createTestContext, passwordOf, ROOT_LOGIN, type TestContext } from '../harness';

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Db } from '../../src/db/client';
 import { call, imageForm, pngWithTail, type Answer } from '../live/client';
-import { COMMENT_TYPES } from '../../../contract/comment';
+import { COMMENT_TYPES } from '#contract/comment';
 
 /**
  * Concurrent writes with a ledger: which writes the server acknowledged (2xx) and which were cut

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import fc from 'fast-check';
-import { ERROR_CODES } from '../../../contract/envelope';
+import { ERROR_CODES } from '#contract/envelope';
 import { admins, books, comments, interviews, issues, loginFailures, settings, types, users } from '../../src/db/schema';
 import { newId } from '../../src/lib/ids';
 import { hashPassword } from '../../src/lib/passwords';

@@ -3,7 +3,7 @@ import { history } from '@umijs/max';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { envelope, type FakeReply, type FakeRequest, installFakeNetwork, refusal } from '@/testing/fakeNetwork';
 import { EDITOR_ADMIN, ROOT_ADMIN } from '@/testing/admins';
-import type { Admin } from '../../../contract/admin';
+import type { Admin } from '#contract/admin';
 import { confirmButton } from '@/testing/listScreen';
 
 const me: Admin = { ...ROOT_ADMIN };

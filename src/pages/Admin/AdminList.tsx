@@ -10,7 +10,7 @@ import { useAdminStore } from '@/hooks/useAdminStore';
 import { useLocalPagination } from '@/hooks/useLocalPagination';
 import { usePendingIds } from '@/hooks/usePendingIds';
 import { alreadyShown } from '@/services/api';
-import type { Admin } from '../../../contract/admin';
+import type { Admin } from '#contract/admin';
 import { message } from '@/utils/feedback';
 import { toInitialState } from '@/utils/session';
 import HistoryButton from '@/components/HistoryDrawer';

@@ -2,8 +2,8 @@ import { TestBrowser } from '@@/testBrowser';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { envelope, type FakeReply, type FakeRequest, installFakeNetwork, refusal } from '@/testing/fakeNetwork';
 import { EDITOR_ADMIN, ROOT_ADMIN } from '@/testing/admins';
-import type { AdminSession } from '../../../contract/account';
-import type { Admin } from '../../../contract/admin';
+import type { AdminSession } from '#contract/account';
+import type { Admin } from '#contract/admin';
 
 const me: Admin = { ...ROOT_ADMIN, twoFactorEnabled: true };
 const editor: Admin = { ...EDITOR_ADMIN, twoFactorEnabled: true };

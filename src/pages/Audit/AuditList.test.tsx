@@ -1,8 +1,8 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { envelope } from '@/testing/fakeNetwork';
 import { clickSearch, EDITOR, listScreenNetwork, openList, pageReply } from '@/testing/listScreen';
-import type { Admin } from '../../../contract/admin';
-import type { AuditEntry } from '../../../contract/audit';
+import type { Admin } from '#contract/admin';
+import type { AuditEntry } from '#contract/audit';
 
 const ROOT_ID = '65f1a2b3c4d5e6f708192a01';
 

@@ -10,8 +10,8 @@ import { dayRangeFilter, useListTable } from '@/hooks/useListTable';
 import { listAdmins } from '@/services/admin';
 import { listAudit } from '@/services/audit';
 import type { FilterKey } from '@/services/table';
-import type { AuditEntry, AuditListQuery } from '../../../contract/audit';
-import { AUDIT_ACTIONS, AUDIT_ENTITIES, type AuditAction } from '../../../contract/values/audit';
+import type { AuditEntry, AuditListQuery } from '#contract/audit';
+import { AUDIT_ACTIONS, AUDIT_ENTITIES, type AuditAction } from '#contract/values/audit';
 import { dayRange, dayRangePresets, formatDate, timeZoneTooltip } from '@/utils/format';
 
 // The contract's plain values (no schema library in the bundle).

@@ -1,6 +1,6 @@
 import FormPage from '@/components/FormPage';
 import { createBook } from '@/services/book';
-import type { CreateBookBody } from '../../../contract/book';
+import type { CreateBookBody } from '#contract/book';
 import BookForm, { LIST_PATH } from './components/BookForm';
 
 export default function AddBook() {

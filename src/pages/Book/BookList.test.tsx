@@ -10,7 +10,7 @@ import {
   openList,
   pageReply,
 } from '@/testing/listScreen';
-import type { Book } from '../../../contract/book';
+import type { Book } from '#contract/book';
 
 const book = (n: number, bookTitle: string, extra: Partial<Book> = {}): Book => ({
   _id: `65f1a2b3c4d5e6f708192e${String(n).padStart(2, '0')}`,

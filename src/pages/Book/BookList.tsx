@@ -10,7 +10,7 @@ import { DEFAULT_BOOK_COVER } from '@/constants';
 import { useTypeOptions } from '@/hooks/useTypeOptions';
 import { listBooks, removeBook } from '@/services/book';
 import type { FilterKey } from '@/services/table';
-import type { Book, BookListQuery } from '../../../contract/book';
+import type { Book, BookListQuery } from '#contract/book';
 import { plainExcerpt } from '@/utils/format';
 import { RowAction } from '@/components/RowAction';
 

@@ -6,7 +6,7 @@ import { envelope, installFakeNetwork, refusal } from '@/testing/fakeNetwork';
 // names in type positions: the types come in as import types instead.
 type FakeReply = import('@/testing/fakeNetwork').FakeReply;
 type FakeRequest = import('@/testing/fakeNetwork').FakeRequest;
-type Book = import('../../../contract/book').Book;
+type Book = import('#contract/book').Book;
 
 // The editor (tiptap, loaded lazily) has its own tests; here a textarea holds the HTML.
 jest.mock('@/components/RichEditor', () => ({

@@ -3,7 +3,7 @@ import { useCallback } from 'react';
 import FormPage from '@/components/FormPage';
 import { useLoaded } from '@/hooks/useLoaded';
 import { getBook, updateBook } from '@/services/book';
-import type { CreateBookBody } from '../../../contract/book';
+import type { CreateBookBody } from '#contract/book';
 import BookForm, { LIST_PATH } from './components/BookForm';
 
 export default function EditBook() {

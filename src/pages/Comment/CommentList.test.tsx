@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { envelope } from '@/testing/fakeNetwork';
 import { confirmButton, JS_TYPE, listScreenNetwork, openList, pageReply } from '@/testing/listScreen';
-import type { CommentRow } from '../../../contract/comment';
+import type { CommentRow } from '#contract/comment';
 
 const comment = (commentType: 1 | 2, title: string): CommentRow => ({
   _id: `65f1a2b3c4d5e6f708192e0${commentType}`,

@@ -11,8 +11,8 @@ import { DeleteAction } from '@/components/ListActions';
 import { useTypeOptions } from '@/hooks/useTypeOptions';
 import { listComments, removeComment } from '@/services/comment';
 import type { FilterKey } from '@/services/table';
-import type { CommentListQuery, CommentRow, CommentTypeParams } from '../../../contract/comment';
-import { COMMENT_TYPES, type CommentType } from '../../../contract/values/comment';
+import type { CommentListQuery, CommentRow, CommentTypeParams } from '#contract/comment';
+import { COMMENT_TYPES, type CommentType } from '#contract/values/comment';
 import { formatDate, plainExcerpt } from '@/utils/format';
 import { RowAction } from '@/components/RowAction';
 

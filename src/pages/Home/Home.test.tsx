@@ -5,8 +5,8 @@ import { envelope, installFakeNetwork, refusal } from '@/testing/fakeNetwork';
 
 // With jest.mock in a file, Umi's transformer runs it through Babel's module transform before
 // the types are stripped, and an imported name used as a type breaks that: types come inline.
-type DailyCount = import('../../../contract/stats').DailyCount;
-type Stats = import('../../../contract/stats').Stats;
+type DailyCount = import('#contract/stats').DailyCount;
+type Stats = import('#contract/stats').Stats;
 type FakeReply = import('@/testing/fakeNetwork').FakeReply;
 type FakeRequest = import('@/testing/fakeNetwork').FakeRequest;
 

@@ -4,7 +4,7 @@ import { Link, useModel } from '@umijs/max';
 import { Alert, Card, Col, Row, Skeleton, Statistic } from 'antd';
 import { lazy, type ReactNode, Suspense } from 'react';
 import { useLoaded } from '@/hooks/useLoaded';
-import type { StatsCounts } from '../../../contract/stats';
+import type { StatsCounts } from '#contract/stats';
 import { getStats } from '@/services/stats';
 
 // Its own chunk: the cards show as soon as the numbers arrive, the charts when the library has.

@@ -1,6 +1,6 @@
 import FormPage from '@/components/FormPage';
 import { createInterview } from '@/services/interview';
-import type { CreateInterviewBody } from '../../../contract/interview';
+import type { CreateInterviewBody } from '#contract/interview';
 import InterviewForm, { LIST_PATH } from './components/InterviewForm';
 
 export default function AddInterview() {

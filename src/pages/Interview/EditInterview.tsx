@@ -3,7 +3,7 @@ import { useCallback } from 'react';
 import FormPage from '@/components/FormPage';
 import { useLoaded } from '@/hooks/useLoaded';
 import { getInterview, updateInterview } from '@/services/interview';
-import type { CreateInterviewBody } from '../../../contract/interview';
+import type { CreateInterviewBody } from '#contract/interview';
 import InterviewForm, { LIST_PATH } from './components/InterviewForm';
 
 export default function EditInterview() {

@@ -2,7 +2,7 @@ import { TestBrowser } from '@@/testBrowser';
 import { history } from '@umijs/max';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { envelope, type FakeReply, type FakeRequest, installFakeNetwork, refusal } from '@/testing/fakeNetwork';
-import type { Interview } from '../../../contract/interview';
+import type { Interview } from '#contract/interview';
 
 const JS = '65f1a2b3c4d5e6f708192b01';
 const interview: Interview = {

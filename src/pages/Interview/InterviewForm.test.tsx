@@ -7,7 +7,7 @@ import { envelope, installFakeNetwork, refusal } from '@/testing/fakeNetwork';
 // names in type positions: the types come in as import types instead.
 type FakeReply = import('@/testing/fakeNetwork').FakeReply;
 type FakeRequest = import('@/testing/fakeNetwork').FakeRequest;
-type Interview = import('../../../contract/interview').Interview;
+type Interview = import('#contract/interview').Interview;
 
 // The editor (tiptap, loaded lazily) has its own tests; here a textarea holds the HTML.
 jest.mock('@/components/RichEditor', () => ({

@@ -10,7 +10,7 @@ import {
   openList,
   pageReply,
 } from '@/testing/listScreen';
-import type { Interview } from '../../../contract/interview';
+import type { Interview } from '#contract/interview';
 
 const LONG_TITLE = '请说说浏览器的事件循环机制以及宏任务与微任务的执行顺序';
 

@@ -8,7 +8,7 @@ import { AddButton, DeleteAction } from '@/components/ListActions';
 import { useTypeOptions } from '@/hooks/useTypeOptions';
 import { listInterviews, removeInterview } from '@/services/interview';
 import type { FilterKey } from '@/services/table';
-import type { Interview, InterviewListQuery } from '../../../contract/interview';
+import type { Interview, InterviewListQuery } from '#contract/interview';
 import { cut } from '@/utils/format';
 import { RowAction } from '@/components/RowAction';
 

@@ -2,8 +2,8 @@ import { TestBrowser } from '@@/testBrowser';
 import { history } from '@umijs/max';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { envelope, type FakeReply, type FakeRequest, installFakeNetwork, refusal } from '@/testing/fakeNetwork';
-import type { CommentRow } from '../../../contract/comment';
-import type { Issue } from '../../../contract/issue';
+import type { CommentRow } from '#contract/comment';
+import type { Issue } from '#contract/issue';
 import { confirmButton, findConfirmButton } from '@/testing/listScreen';
 
 const TYPE_ID = '65f1a2b3c4d5e6f708192b01';

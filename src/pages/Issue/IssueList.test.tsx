@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { envelope } from '@/testing/fakeNetwork';
 import { clickSearch, confirmButton, JS_TYPE, listScreenNetwork, openList, pageReply } from '@/testing/listScreen';
-import type { Issue } from '../../../contract/issue';
+import type { Issue } from '#contract/issue';
 
 const issue: Issue = {
   _id: '65f1a2b3c4d5e6f708192d01',

@@ -10,7 +10,7 @@ import { usePendingIds } from '@/hooks/usePendingIds';
 import { useTypeOptions } from '@/hooks/useTypeOptions';
 import { listIssues, removeIssue, updateIssue } from '@/services/issue';
 import type { FilterKey } from '@/services/table';
-import type { Issue, IssueListQuery } from '../../../contract/issue';
+import type { Issue, IssueListQuery } from '#contract/issue';
 import { message } from '@/utils/feedback';
 import { cut, plainExcerpt } from '@/utils/format';
 import { RowAction } from '@/components/RowAction';

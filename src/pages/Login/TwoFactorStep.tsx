@@ -3,7 +3,7 @@ import { Button, Form, Input } from 'antd';
 import { useState } from 'react';
 import { classifyRequestError, describeRequestError } from '@/requestErrorConfig';
 import { loginTwoFactor } from '@/services/account';
-import type { LoginResult } from '../../../contract/auth';
+import type { LoginResult } from '#contract/auth';
 import { message } from '@/utils/feedback';
 
 /** Typed by the contract: the answer that sends the admin back to the password step. */

@@ -4,7 +4,7 @@ import { Button, Checkbox, Form, Input, Spin } from 'antd';
 import { useEffect, useState } from 'react';
 import { describeRequestError, errorStatus } from '@/requestErrorConfig';
 import { login } from '@/services/admin';
-import type { LoginBody, LoginResult } from '../../../contract/auth';
+import type { LoginBody, LoginResult } from '#contract/auth';
 import { message } from '@/utils/feedback';
 import { safeRedirect, saveToken, toInitialState } from '@/utils/session';
 import styles from './index.less';

@@ -2,8 +2,8 @@ import { TestBrowser } from '@@/testBrowser';
 import { history } from '@umijs/max';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { envelope, type FakeReply, type FakeRequest, installFakeNetwork, refusal } from '@/testing/fakeNetwork';
-import type { AdminSession, LoginRecord } from '../../../contract/account';
-import type { WhoAmI } from '../../../contract/admin';
+import type { AdminSession, LoginRecord } from '#contract/account';
+import type { WhoAmI } from '#contract/admin';
 
 const root: WhoAmI = {
   _id: '65f1a2b3c4d5e6f708192a01',

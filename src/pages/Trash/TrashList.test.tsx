@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { envelope, refusal } from '@/testing/fakeNetwork';
 import { findConfirmButton, listScreenNetwork, openList, pageReply } from '@/testing/listScreen';
 import { adminWith } from '@/testing/signedInApp';
-import type { TrashEntry } from '../../../contract/trash';
+import type { TrashEntry } from '#contract/trash';
 
 const entry = (n: number, entity: TrashEntry['entity'], title: string, cascaded = 0): TrashEntry => ({
   _id: `65f1a2b3c4d5e6f708192f${String(n).padStart(2, '0')}`,

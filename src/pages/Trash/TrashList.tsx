@@ -8,8 +8,8 @@ import { ConfirmAction } from '@/components/RowAction';
 import { useListTable } from '@/hooks/useListTable';
 import { listTrash, purgeTrash, restoreTrash } from '@/services/trash';
 import type { FilterKey } from '@/services/table';
-import type { TrashEntry, TrashListQuery } from '../../../contract/trash';
-import { TRASH_ENTITY_LABELS } from '../../../contract/values/trash';
+import type { TrashEntry, TrashListQuery } from '#contract/trash';
+import { TRASH_ENTITY_LABELS } from '#contract/values/trash';
 import { message } from '@/utils/feedback';
 import { cut } from '@/utils/format';
 

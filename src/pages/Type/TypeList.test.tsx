@@ -1,7 +1,7 @@
 import { TestBrowser } from '@@/testBrowser';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { envelope, type FakeReply, type FakeRequest, installFakeNetwork, refusal } from '@/testing/fakeNetwork';
-import type { TypeRecord } from '../../../contract/type';
+import type { TypeRecord } from '#contract/type';
 import { confirmButton } from '@/testing/listScreen';
 
 const type = (n: number, typeName: string): TypeRecord => ({

@@ -7,7 +7,7 @@ import { DeleteAction } from '@/components/ListActions';
 import { useLocalPagination } from '@/hooks/useLocalPagination';
 import { useTypeStore } from '@/hooks/useTypeStore';
 import { alreadyShown } from '@/services/api';
-import type { TypeRecord } from '../../../contract/type';
+import type { TypeRecord } from '#contract/type';
 import { message } from '@/utils/feedback';
 
 const DUPLICATE = '该类型已存在，请不要重复添加';

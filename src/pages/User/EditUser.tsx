@@ -3,7 +3,7 @@ import { useCallback } from 'react';
 import FormPage, { PageForm } from '@/components/FormPage';
 import { useLoaded } from '@/hooks/useLoaded';
 import { getUser, updateUser } from '@/services/user';
-import type { User } from '../../../contract/user';
+import type { User } from '#contract/user';
 import UserFormFields, { toUserChanges, toUserForm, type UserFormValues } from './components/UserForm';
 
 export default function EditUser() {

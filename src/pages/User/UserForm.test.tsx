@@ -2,8 +2,8 @@ import { TestBrowser } from '@@/testBrowser';
 import { history } from '@umijs/max';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { envelope, type FakeReply, type FakeRequest, installFakeNetwork, refusal } from '@/testing/fakeNetwork';
-import type { WhoAmI } from '../../../contract/admin';
-import type { User } from '../../../contract/user';
+import type { WhoAmI } from '#contract/admin';
+import type { User } from '#contract/user';
 
 const me: WhoAmI = { _id: '65f1a2b3c4d5e6f708192a02', loginId: 'editor', nickname: '内容编辑', avatar: '', permission: 2 };
 

@@ -1,8 +1,8 @@
 import { TestBrowser } from '@@/testBrowser';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { envelope, type FakeReply, type FakeRequest, installFakeNetwork, refusal } from '@/testing/fakeNetwork';
-import type { WhoAmI } from '../../../contract/admin';
-import type { User } from '../../../contract/user';
+import type { WhoAmI } from '#contract/admin';
+import type { User } from '#contract/user';
 import { fetchFirstPageEarly } from '@/services/table';
 import { formatDate } from '@/utils/format';
 import { confirmButton } from '@/testing/listScreen';

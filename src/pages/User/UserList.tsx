@@ -12,7 +12,7 @@ import { DEFAULT_AVATAR } from '@/constants';
 import { usePendingIds } from '@/hooks/usePendingIds';
 import { listUsers, removeUser, updateUser, userImpact } from '@/services/user';
 import { DEFAULT_PAGE_SIZE, type FilterKey } from '@/services/table';
-import type { User, UserImpact, UserListQuery } from '../../../contract/user';
+import type { User, UserImpact, UserListQuery } from '#contract/user';
 import { message } from '@/utils/feedback';
 import { RowAction } from '@/components/RowAction';
 

@@ -14,9 +14,9 @@ import {
   TwoFactorEnableBody,
   TwoFactorSetup,
   UpdateMeBody,
-} from '../../../../contract/account';
-import { Admin } from '../../../../contract/admin';
-import { IdParams } from '../../../../contract/ids';
+} from '#contract/account';
+import { Admin } from '#contract/admin';
+import { IdParams } from '#contract/ids';
 import { clientOf, currentAdmin } from '../../plugins/auth';
 import { ok, responses } from '../../lib/http';
 import type { AccountService } from './account.service';

@@ -1,4 +1,4 @@
-import { ACCOUNT_MESSAGES } from '../../../../contract/account';
+import { ACCOUNT_MESSAGES } from '#contract/account';
 import type {
   AdminSession,
   ChangePasswordBody,
@@ -11,10 +11,10 @@ import type {
   TwoFactorDisableBody,
   TwoFactorSetup,
   UpdateMeBody,
-} from '../../../../contract/account';
-import { ADMIN_MESSAGES, type Admin } from '../../../../contract/admin';
-import { AUDIT_ACTIONS, SECURITY_SETTINGS_ID } from '../../../../contract/audit';
-import { DEFAULT_PAGE_SIZE, FIRST_PAGE, type Page } from '../../../../contract/paging';
+} from '#contract/account';
+import { ADMIN_MESSAGES, type Admin } from '#contract/admin';
+import { AUDIT_ACTIONS, SECURITY_SETTINGS_ID } from '#contract/audit';
+import { DEFAULT_PAGE_SIZE, FIRST_PAGE, type Page } from '#contract/paging';
 import type { Db } from '../../db/client';
 import { admins as adminsTable } from '../../db/schema';
 import { writeTransaction } from '../../db/write-lock';

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { ERROR_CODES } from '../../../../contract/envelope';
+import { ERROR_CODES } from '#contract/envelope';
 import { adminLogins, adminRecoveryCodes, admins, adminSessions, settings } from '../../db/schema';
 import { CAPTCHA, ROOT_LOGIN, ROOT_PASSWORD, bearer, createTestContext, passwordOf, type TestContext } from '../../../test/harness';
 import { expectRefusal } from '../../../test/attack/support';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { Admin, CreateAdminBody, CreatedAdmin, LoginIdParams, UpdateAdminBody } from '../../../../contract/admin';
-import { IdParams } from '../../../../contract/ids';
+import { Admin, CreateAdminBody, CreatedAdmin, LoginIdParams, UpdateAdminBody } from '#contract/admin';
+import { IdParams } from '#contract/ids';
 import { currentAdmin } from '../../plugins/auth';
 import { createdResponses, ok, responses } from '../../lib/http';
 import type { AdminService } from './admin.service';

@@ -1,11 +1,11 @@
-import { ADMIN_MESSAGES } from '../../../../contract/admin';
-import type { Admin, CreateAdminBody, UpdateAdminBody } from '../../../../contract/admin';
+import { ADMIN_MESSAGES } from '#contract/admin';
+import type { Admin, CreateAdminBody, UpdateAdminBody } from '#contract/admin';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { checkAdminPassword, hashPassword, randomAdminPassword } from '../../lib/passwords';
-import { ACCOUNT_MESSAGES } from '../../../../contract/account';
+import { ACCOUNT_MESSAGES } from '#contract/account';
 import { DEFAULT_ADMIN_NICKNAME, DEFAULT_AVATAR } from '../../lib/defaults';
-import { AUDIT_ACTIONS } from '../../../../contract/audit';
+import { AUDIT_ACTIONS } from '#contract/audit';
 import type { Db } from '../../db/client';
 import { writeTransaction, type Locked } from '../../db/write-lock';
 import { admins as adminsTable } from '../../db/schema';

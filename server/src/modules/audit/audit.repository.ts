@@ -1,5 +1,5 @@
 import { and, count, eq, getTableColumns, gte, ilike, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
-import type { Page } from '../../../../contract/paging';
+import type { Page } from '#contract/paging';
 import type { Db } from '../../db/client';
 import { gramIsMatch, nearestEndPage, newestFirst, paginate } from '../../db/list';
 import { ENTITIES, type EntityName, type Naming } from '../../db/entities';

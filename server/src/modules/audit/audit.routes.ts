@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { AuditEntry, AuditIdParams, AuditListQuery, AuditRecordParams } from '../../../../contract/audit';
-import { Paged } from '../../../../contract/paging';
+import { AuditEntry, AuditIdParams, AuditListQuery, AuditRecordParams } from '#contract/audit';
+import { Paged } from '#contract/paging';
 import { ok, responses } from '../../lib/http';
 import { currentAdmin } from '../../plugins/auth';
 import type { AuditService } from './audit.service';

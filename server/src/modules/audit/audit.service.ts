@@ -8,8 +8,8 @@ import {
   type AuditEntry,
   type AuditExportQuery,
   type AuditListQuery,
-} from '../../../../contract/audit';
-import type { Page } from '../../../../contract/paging';
+} from '#contract/audit';
+import type { Page } from '#contract/paging';
 import { ENTITIES, REFERENCE_FIELDS, type EntityName } from '../../db/entities';
 import { badRequest, forbidden, notFound } from '../../lib/errors';
 import type { Actor, RevertGuard } from './audit';

@@ -1,5 +1,5 @@
 import { count, eq, sql } from 'drizzle-orm';
-import { SECURITY_SETTINGS_ID, type AuditEntry } from '../../../../contract/audit';
+import { SECURITY_SETTINGS_ID, type AuditEntry } from '#contract/audit';
 import { ConfigError, loadConfig } from '../../config';
 import { auditLog, issues, settings, users } from '../../db/schema';
 import { contentFixtures } from '../../../test/content';

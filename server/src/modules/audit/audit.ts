@@ -1,5 +1,5 @@
-import { AUDIT_MESSAGES, type AuditAction, type AuditChange, type AuditEntity } from '../../../../contract/audit';
-import { fieldLabel } from '../../../../contract/labels';
+import { AUDIT_MESSAGES, type AuditAction, type AuditChange, type AuditEntity } from '#contract/audit';
+import { fieldLabel } from '#contract/labels';
 import type { Db } from '../../db/client';
 import { auditLog } from '../../db/schema';
 import { conflict } from '../../lib/errors';

@@ -1,15 +1,15 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import svgCaptcha from 'svg-captcha';
-import { ACCOUNT_MESSAGES, LOGIN_RESULTS } from '../../../../contract/account';
-import type { LoginTwoFactorBody } from '../../../../contract/account';
-import { AUTH_MESSAGES } from '../../../../contract/auth';
-import type { LoginAnswer, LoginBody, LoginResult } from '../../../../contract/auth';
-import { AUDIT_ACTIONS } from '../../../../contract/audit';
+import { ACCOUNT_MESSAGES, LOGIN_RESULTS } from '#contract/account';
+import type { LoginTwoFactorBody } from '#contract/account';
+import { AUTH_MESSAGES } from '#contract/auth';
+import type { LoginAnswer, LoginBody, LoginResult } from '#contract/auth';
+import { AUDIT_ACTIONS } from '#contract/audit';
 import type { Db } from '../../db/client';
 import { writeTransaction } from '../../db/write-lock';
 import { canonicalLoginId } from '../../lib/account-names';
-import { ERROR_CODES } from '../../../../contract/envelope';
+import { ERROR_CODES } from '#contract/envelope';
 import { AppError, badRequest, forbidden, sessionEnded, unauthorized } from '../../lib/errors';
 
 /** The second step's challenge is gone (expired, used up, unknown): the client starts over. */

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { Book, BookListQuery, CreateBookBody, UpdateBookBody } from '../../../../contract/book';
-import { IdParams } from '../../../../contract/ids';
-import { Paged } from '../../../../contract/paging';
-import { BatchBody, BatchResult, DELETE_ONLY } from '../../../../contract/audit';
+import { Book, BookListQuery, CreateBookBody, UpdateBookBody } from '#contract/book';
+import { IdParams } from '#contract/ids';
+import { Paged } from '#contract/paging';
+import { BatchBody, BatchResult, DELETE_ONLY } from '#contract/audit';
 import { createdResponses, ok, responses } from '../../lib/http';
 import { currentAdmin } from '../../plugins/auth';
 import type { BookService } from './book.service';

@@ -1,8 +1,8 @@
-import { BOOK_MESSAGES } from '../../../../contract/book';
-import type { Book, BookListQuery, CreateBookBody, UpdateBookBody } from '../../../../contract/book';
-import type { Page } from '../../../../contract/paging';
-import { TYPE_MESSAGES } from '../../../../contract/type';
-import { AUDIT_ACTIONS, type AuditAction, type BatchResult } from '../../../../contract/audit';
+import { BOOK_MESSAGES } from '#contract/book';
+import type { Book, BookListQuery, CreateBookBody, UpdateBookBody } from '#contract/book';
+import type { Page } from '#contract/paging';
+import { TYPE_MESSAGES } from '#contract/type';
+import { AUDIT_ACTIONS, type AuditAction, type BatchResult } from '#contract/audit';
 import type { Db } from '../../db/client';
 import { books as booksTable } from '../../db/schema';
 import { writeTransaction, type Locked } from '../../db/write-lock';

@@ -1,12 +1,12 @@
 import { eq, getTableColumns, inArray, sql } from 'drizzle-orm';
-import type { CommentType } from '../../../../contract/comment';
-import type { Page } from '../../../../contract/paging';
+import type { CommentType } from '#contract/comment';
+import type { Page } from '#contract/paging';
 import type { Db } from '../../db/client';
 import { defineList, exactFilter, textFilter } from '../../db/list';
 import { books, comments, issues, users } from '../../db/schema';
 import type { Locked } from '../../db/write-lock';
 import type { PageRequest } from '../../lib/paging';
-import { COMMENT_TYPES } from '../../../../contract/comment';
+import { COMMENT_TYPES } from '#contract/comment';
 
 export type CommentRow = typeof comments.$inferSelect;
 export type CommentRepository = ReturnType<typeof createCommentRepository>;

@@ -1,16 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import {
-  Comment,
-  CommentListQuery,
-  CommentRow,
-  CommentTypeParams,
-  CreateCommentBody,
-  ParentCommentsQuery,
-} from '../../../../contract/comment';
-import { IdParams } from '../../../../contract/ids';
-import { Paged } from '../../../../contract/paging';
-import { BatchBody, BatchResult, DELETE_ONLY } from '../../../../contract/audit';
+import { Comment, CommentListQuery, CommentRow, CommentTypeParams, CreateCommentBody, ParentCommentsQuery } from '#contract/comment';
+import { IdParams } from '#contract/ids';
+import { Paged } from '#contract/paging';
+import { BatchBody, BatchResult, DELETE_ONLY } from '#contract/audit';
 import { createdResponses, ok, responses } from '../../lib/http';
 import { currentAdmin } from '../../plugins/auth';
 import type { CommentService } from './comment.service';

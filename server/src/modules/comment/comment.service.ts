@@ -1,11 +1,11 @@
-import { BOOK_MESSAGES } from '../../../../contract/book';
-import { COMMENT_MESSAGES, type CommentType } from '../../../../contract/comment';
-import type { Comment, CommentListQuery, CommentRow, CreateCommentBody } from '../../../../contract/comment';
-import { FIELD_LABELS } from '../../../../contract/fields';
-import { ISSUE_MESSAGES } from '../../../../contract/issue';
-import type { Page } from '../../../../contract/paging';
-import { USER_MESSAGES } from '../../../../contract/user';
-import { AUDIT_ACTIONS, type AuditAction, type BatchResult } from '../../../../contract/audit';
+import { BOOK_MESSAGES } from '#contract/book';
+import { COMMENT_MESSAGES, type CommentType } from '#contract/comment';
+import type { Comment, CommentListQuery, CommentRow, CreateCommentBody } from '#contract/comment';
+import { FIELD_LABELS } from '#contract/fields';
+import { ISSUE_MESSAGES } from '#contract/issue';
+import type { Page } from '#contract/paging';
+import { USER_MESSAGES } from '#contract/user';
+import { AUDIT_ACTIONS, type AuditAction, type BatchResult } from '#contract/audit';
 import type { Db } from '../../db/client';
 import { comments as commentsTable } from '../../db/schema';
 import { writeTransaction, type Locked } from '../../db/write-lock';
@@ -19,7 +19,7 @@ import { lockRow, lockRows, uniqueIds } from '../../db/rows';
 import type { TrashBin } from '../trash/trash.service';
 import type { UserRepository } from '../user/user.repository';
 import type { CommentListRow, CommentRepository, CommentRow as StoredComment } from './comment.repository';
-import { COMMENT_TYPES } from '../../../../contract/comment';
+import { COMMENT_TYPES } from '#contract/comment';
 
 const PARENT_MISSING: Record<CommentType, string> = {
   [COMMENT_TYPES.issue]: ISSUE_MESSAGES.notFound,

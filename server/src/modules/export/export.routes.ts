@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type TSchema } from '@sinclair/typebox';
-import { AuditExportQuery } from '../../../../contract/audit';
-import { BookExportQuery, CommentExportQuery, InterviewExportQuery, IssueExportQuery, UserExportQuery } from '../../../../contract/export';
-import { ErrorEnvelope } from '../../../../contract/envelope';
+import { AuditExportQuery } from '#contract/audit';
+import { BookExportQuery, CommentExportQuery, InterviewExportQuery, IssueExportQuery, UserExportQuery } from '#contract/export';
+import { ErrorEnvelope } from '#contract/envelope';
 import { sendCsv } from '../../lib/csv';
 import { currentAdmin } from '../../plugins/auth';
 import type { ExportService } from './export.service';

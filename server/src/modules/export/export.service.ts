@@ -1,14 +1,8 @@
-import { AUDIT_ACTIONS, type AuditChange, type AuditEntity } from '../../../../contract/audit';
-import type {
-  CommentExportQuery,
-  BookExportQuery,
-  InterviewExportQuery,
-  IssueExportQuery,
-  UserExportQuery,
-} from '../../../../contract/export';
-import { AUDIT_ENTITIES, type AuditExportQuery, type AuditEntry } from '../../../../contract/audit';
-import { changeLines } from '../../../../contract/labels';
-import { COMMENT_TYPES } from '../../../../contract/comment';
+import { AUDIT_ACTIONS, type AuditChange, type AuditEntity } from '#contract/audit';
+import type { CommentExportQuery, BookExportQuery, InterviewExportQuery, IssueExportQuery, UserExportQuery } from '#contract/export';
+import { AUDIT_ENTITIES, type AuditExportQuery, type AuditEntry } from '#contract/audit';
+import { changeLines } from '#contract/labels';
+import { COMMENT_TYPES } from '#contract/comment';
 import { ENTITIES } from '../../db/entities';
 import type { CsvColumn, CsvExport } from '../../lib/csv';
 import { zonedDate } from '../../lib/csv';

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { IdParams } from '../../../../contract/ids';
-import { CreateInterviewBody, Interview, InterviewListQuery, UpdateInterviewBody } from '../../../../contract/interview';
-import { Paged } from '../../../../contract/paging';
-import { BatchBody, BatchResult, DELETE_ONLY } from '../../../../contract/audit';
+import { IdParams } from '#contract/ids';
+import { CreateInterviewBody, Interview, InterviewListQuery, UpdateInterviewBody } from '#contract/interview';
+import { Paged } from '#contract/paging';
+import { BatchBody, BatchResult, DELETE_ONLY } from '#contract/audit';
 import { createdResponses, ok, responses } from '../../lib/http';
 import { currentAdmin } from '../../plugins/auth';
 import type { InterviewService } from './interview.service';

@@ -1,8 +1,8 @@
-import { INTERVIEW_MESSAGES } from '../../../../contract/interview';
-import type { CreateInterviewBody, Interview, InterviewListQuery, UpdateInterviewBody } from '../../../../contract/interview';
-import type { Page } from '../../../../contract/paging';
-import { TYPE_MESSAGES } from '../../../../contract/type';
-import { AUDIT_ACTIONS, type AuditAction, type BatchResult } from '../../../../contract/audit';
+import { INTERVIEW_MESSAGES } from '#contract/interview';
+import type { CreateInterviewBody, Interview, InterviewListQuery, UpdateInterviewBody } from '#contract/interview';
+import type { Page } from '#contract/paging';
+import { TYPE_MESSAGES } from '#contract/type';
+import { AUDIT_ACTIONS, type AuditAction, type BatchResult } from '#contract/audit';
 import type { Db } from '../../db/client';
 import { interviews as interviewsTable } from '../../db/schema';
 import { writeTransaction, type Locked } from '../../db/write-lock';

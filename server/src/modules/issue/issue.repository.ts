@@ -1,5 +1,5 @@
 import { eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
-import type { Page } from '../../../../contract/paging';
+import type { Page } from '#contract/paging';
 import type { Db } from '../../db/client';
 import { defineList, exactFilter, textFilter } from '../../db/list';
 import { issues, users } from '../../db/schema';

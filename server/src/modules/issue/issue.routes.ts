@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { IdParams } from '../../../../contract/ids';
-import { CreateIssueBody, Issue, IssueListQuery, UpdateIssueBody } from '../../../../contract/issue';
-import { Paged } from '../../../../contract/paging';
-import { BatchBody, BatchResult, ISSUE_BATCH_ACTIONS } from '../../../../contract/audit';
+import { IdParams } from '#contract/ids';
+import { CreateIssueBody, Issue, IssueListQuery, UpdateIssueBody } from '#contract/issue';
+import { Paged } from '#contract/paging';
+import { BatchBody, BatchResult, ISSUE_BATCH_ACTIONS } from '#contract/audit';
 import { createdResponses, ok, responses } from '../../lib/http';
 import { currentAdmin } from '../../plugins/auth';
 import type { IssueService } from './issue.service';

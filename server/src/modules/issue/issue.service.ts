@@ -1,9 +1,9 @@
-import { ISSUE_MESSAGES } from '../../../../contract/issue';
-import type { CreateIssueBody, Issue, IssueListQuery, UpdateIssueBody } from '../../../../contract/issue';
-import type { Page } from '../../../../contract/paging';
-import { TYPE_MESSAGES } from '../../../../contract/type';
-import { USER_MESSAGES } from '../../../../contract/user';
-import { AUDIT_ACTIONS, type AuditAction, type BatchResult, type IssueBatchAction } from '../../../../contract/audit';
+import { ISSUE_MESSAGES } from '#contract/issue';
+import type { CreateIssueBody, Issue, IssueListQuery, UpdateIssueBody } from '#contract/issue';
+import type { Page } from '#contract/paging';
+import { TYPE_MESSAGES } from '#contract/type';
+import { USER_MESSAGES } from '#contract/user';
+import { AUDIT_ACTIONS, type AuditAction, type BatchResult, type IssueBatchAction } from '#contract/audit';
 import type { Db } from '../../db/client';
 import { issues as issuesTable } from '../../db/schema';
 import { writeTransaction, type Locked } from '../../db/write-lock';

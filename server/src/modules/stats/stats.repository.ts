@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { StatsCounts } from '../../../../contract/stats';
+import type { StatsCounts } from '#contract/stats';
 import { queryRows, type Db } from '../../db/client';
 import { keptTotal } from '../../db/list-counts';
 

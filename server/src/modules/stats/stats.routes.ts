@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Stats } from '../../../../contract/stats';
+import { Stats } from '#contract/stats';
 import { ok, responses } from '../../lib/http';
 import type { StatsService } from './stats.service';
 

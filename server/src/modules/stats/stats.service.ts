@@ -1,4 +1,4 @@
-import type { DailyCount, Stats } from '../../../../contract/stats';
+import type { DailyCount, Stats } from '#contract/stats';
 import type { StatsRepository } from './stats.repository';
 
 export const STATS_DAYS = 30;

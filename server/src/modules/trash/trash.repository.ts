@@ -1,5 +1,5 @@
 import { and, count, eq, sql } from 'drizzle-orm';
-import type { TrashEntity } from '../../../../contract/trash';
+import type { TrashEntity } from '#contract/trash';
 import { queryRows, type Db } from '../../db/client';
 import { nearestEndPage, newestFirst, paginate } from '../../db/list';
 import { trash } from '../../db/schema';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { IdParams } from '../../../../contract/ids';
-import { Paged } from '../../../../contract/paging';
-import { TrashEntry, TrashListQuery } from '../../../../contract/trash';
+import { IdParams } from '#contract/ids';
+import { Paged } from '#contract/paging';
+import { TrashEntry, TrashListQuery } from '#contract/trash';
 import { ok, responses } from '../../lib/http';
 import { currentAdmin } from '../../plugins/auth';
 import type { TrashService } from './trash.service';

@@ -1,6 +1,6 @@
-import { AUDIT_ACTIONS, type AuditAction } from '../../../../contract/audit';
-import { TRASH_MESSAGES, type TrashEntity, type TrashEntry, type TrashListQuery } from '../../../../contract/trash';
-import { DEFAULT_PAGE_SIZE, FIRST_PAGE, type Page } from '../../../../contract/paging';
+import { AUDIT_ACTIONS, type AuditAction } from '#contract/audit';
+import { TRASH_MESSAGES, type TrashEntity, type TrashEntry, type TrashListQuery } from '#contract/trash';
+import { DEFAULT_PAGE_SIZE, FIRST_PAGE, type Page } from '#contract/paging';
 import type { Db } from '../../db/client';
 import { writeTransaction } from '../../db/write-lock';
 import { conflict, forbidden, isForeignKeyViolation, isUniqueViolation, notFound } from '../../lib/errors';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { IdParams } from '../../../../contract/ids';
-import { TypeBody, TypeRecord } from '../../../../contract/type';
+import { IdParams } from '#contract/ids';
+import { TypeBody, TypeRecord } from '#contract/type';
 import { createdResponses, ok, responses } from '../../lib/http';
 import { currentAdmin } from '../../plugins/auth';
 import type { TypeService } from './type.service';

@@ -1,8 +1,8 @@
-import { TYPE_MESSAGES } from '../../../../contract/type';
-import type { TypeRecord } from '../../../../contract/type';
+import { TYPE_MESSAGES } from '#contract/type';
+import type { TypeRecord } from '#contract/type';
 import { conflict, isUniqueViolation, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import { AUDIT_ACTIONS } from '../../../../contract/audit';
+import { AUDIT_ACTIONS } from '#contract/audit';
 import type { Db } from '../../db/client';
 import { types as typesTable } from '../../db/schema';
 import { writeTransaction } from '../../db/write-lock';

@@ -1,7 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { UPLOAD_MESSAGES, UploadedImage } from '../../../../contract/upload';
+import { UPLOAD_MESSAGES, UploadedImage } from '#contract/upload';
 import { AppError, badRequest } from '../../lib/errors';
 import { fail, ok, responses } from '../../lib/http';
 import { currentAdmin } from '../../plugins/auth';

@@ -1,5 +1,5 @@
-import { UPLOAD_MESSAGES } from '../../../../contract/upload';
-import { AUDIT_ACTIONS } from '../../../../contract/audit';
+import { UPLOAD_MESSAGES } from '#contract/upload';
+import { AUDIT_ACTIONS } from '#contract/audit';
 import type { Db } from '../../db/client';
 import { AppError } from '../../lib/errors';
 import type { Actor, Audit } from '../audit/audit';

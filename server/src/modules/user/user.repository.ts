@@ -1,5 +1,5 @@
 import { desc, eq, inArray, or, sql } from 'drizzle-orm';
-import type { Page } from '../../../../contract/paging';
+import type { Page } from '#contract/paging';
 import { queryRows, type Db } from '../../db/client';
 import { defineList, exactFilter, textFilter } from '../../db/list';
 import { users } from '../../db/schema';

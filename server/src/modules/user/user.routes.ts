@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { IdParams } from '../../../../contract/ids';
-import { Paged } from '../../../../contract/paging';
-import { CreateUserBody, CreatedUser, UpdateUserBody, User, UserImpact, UserListQuery, UserLoginIdParams } from '../../../../contract/user';
-import { BatchBody, BatchResult, USER_BATCH_ACTIONS } from '../../../../contract/audit';
+import { IdParams } from '#contract/ids';
+import { Paged } from '#contract/paging';
+import { CreateUserBody, CreatedUser, UpdateUserBody, User, UserImpact, UserListQuery, UserLoginIdParams } from '#contract/user';
+import { BatchBody, BatchResult, USER_BATCH_ACTIONS } from '#contract/audit';
 import { createdResponses, ok, responses } from '../../lib/http';
 import { currentAdmin } from '../../plugins/auth';
 import type { UserService } from './user.service';

@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto';
-import type { Page } from '../../../../contract/paging';
-import { USER_MESSAGES } from '../../../../contract/user';
-import type { CreateUserBody, UpdateUserBody, User, UserImpact, UserListQuery } from '../../../../contract/user';
-import { AUDIT_ACTIONS, type AuditAction, type BatchResult, type UserBatchAction } from '../../../../contract/audit';
+import type { Page } from '#contract/paging';
+import { USER_MESSAGES } from '#contract/user';
+import type { CreateUserBody, UpdateUserBody, User, UserImpact, UserListQuery } from '#contract/user';
+import { AUDIT_ACTIONS, type AuditAction, type BatchResult, type UserBatchAction } from '#contract/audit';
 import type { Db } from '../../db/client';
 import { users as usersTable } from '../../db/schema';
 import { writeTransaction, type Locked } from '../../db/write-lock';

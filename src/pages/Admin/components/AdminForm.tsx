@@ -3,7 +3,7 @@ import type { Rule } from 'antd/es/form';
 import ImageUpload from '@/components/ImageUpload';
 import PasswordStrength, { passwordRule } from '@/components/PasswordStrength';
 import { adminIsExist } from '@/services/admin';
-import type { Admin, CreateAdminBody, Permission, UpdateAdminBody } from '../../../../contract/admin';
+import type { Admin, CreateAdminBody, Permission, UpdateAdminBody } from '#contract/admin';
 import { ADMIN_MIN_PASSWORD, ADMIN_PASSWORD_RULE } from '@/utils/password';
 
 /** The password must not contain the account or the nickname typed in the same form. */

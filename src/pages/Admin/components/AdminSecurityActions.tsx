@@ -4,7 +4,7 @@ import { useCallback, useState } from 'react';
 import { RowAction } from '@/components/RowAction';
 import SessionTable from '@/components/SessionTable';
 import { endAdminSessions, listAdminSessions, reset2fa } from '@/services/account';
-import type { Admin } from '../../../../contract/admin';
+import type { Admin } from '#contract/admin';
 import { message } from '@/utils/feedback';
 
 /**

@@ -1,6 +1,6 @@
 import { ModalForm } from '@ant-design/pro-components';
 import { useAdminStore } from '@/hooks/useAdminStore';
-import type { Admin } from '../../../../contract/admin';
+import type { Admin } from '#contract/admin';
 import { message } from '@/utils/feedback';
 import AdminFormFields, { type AdminFormValues, toAdminChanges } from './AdminForm';
 import { RowAction } from '@/components/RowAction';

@@ -5,7 +5,7 @@ import ImageUpload from '@/components/ImageUpload';
 import RichEditor from '@/components/RichEditor';
 import { richTextRequired } from '@/components/RichEditor/rules';
 import TypeSelect from '@/components/TypeSelect';
-import type { CreateBookBody } from '../../../../contract/book';
+import type { CreateBookBody } from '#contract/book';
 
 export const LIST_PATH = '/book/bookList';
 

@@ -1,6 +1,6 @@
 import { Column } from '@ant-design/plots';
 import { Card, Col, Row } from 'antd';
-import type { DailyCount } from '../../../../contract/stats';
+import type { DailyCount } from '#contract/stats';
 import { countScale } from './countAxis';
 
 const SERIES = [

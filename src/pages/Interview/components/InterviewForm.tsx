@@ -3,7 +3,7 @@ import { Space } from 'antd';
 import RichEditor from '@/components/RichEditor';
 import { richTextRequired } from '@/components/RichEditor/rules';
 import TypeSelect from '@/components/TypeSelect';
-import type { CreateInterviewBody } from '../../../../contract/interview';
+import type { CreateInterviewBody } from '#contract/interview';
 
 export const LIST_PATH = '/interview/interviewList';
 

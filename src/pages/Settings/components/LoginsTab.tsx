@@ -3,7 +3,7 @@ import { ProTable } from '@ant-design/pro-components';
 import { Tag } from 'antd';
 import { dateColumn, serverPagination } from '@/components/listColumns';
 import { listMyLogins } from '@/services/account';
-import type { LoginRecord } from '../../../../contract/account';
+import type { LoginRecord } from '#contract/account';
 
 const columns: ProColumns<LoginRecord>[] = [
   dateColumn<LoginRecord>('时间', 'at'),

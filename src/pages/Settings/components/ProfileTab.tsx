@@ -2,7 +2,7 @@ import { ProForm, ProFormText } from '@ant-design/pro-components';
 import { useModel } from '@umijs/max';
 import ImageUpload from '@/components/ImageUpload';
 import { updateMe } from '@/services/account';
-import type { UpdateMeBody } from '../../../../contract/account';
+import type { UpdateMeBody } from '#contract/account';
 import { message } from '@/utils/feedback';
 import { toInitialState } from '@/utils/session';
 

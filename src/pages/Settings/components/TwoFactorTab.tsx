@@ -3,7 +3,7 @@ import { Alert, Button, Form, Input, List, Radio, Result, Space, Spin, Tag, Typo
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { describeRequestError } from '@/requestErrorConfig';
 import { disable2fa, enable2fa, recoveryCodesLeft, regenerateRecoveryCodes, setUp2fa } from '@/services/account';
-import type { TwoFactorSetup } from '../../../../contract/account';
+import type { TwoFactorSetup } from '#contract/account';
 import { whoami } from '@/services/admin';
 import { message } from '@/utils/feedback';
 import { toInitialState } from '@/utils/session';

@@ -1,7 +1,7 @@
 import { Descriptions, Image, Modal, Space } from 'antd';
 import HistoryButton from '@/components/HistoryDrawer';
 import { DEFAULT_AVATAR } from '@/constants';
-import type { User } from '../../../../contract/user';
+import type { User } from '#contract/user';
 import { formatDate } from '@/utils/format';
 
 const orUnset = (text: string) => text || '未填写';

@@ -3,7 +3,7 @@ import type { Rule } from 'antd/es/form';
 import ImageUpload from '@/components/ImageUpload';
 import PasswordStrength from '@/components/PasswordStrength';
 import { userIsExist } from '@/services/user';
-import type { CreateUserBody, UpdateUserBody, User } from '../../../../contract/user';
+import type { CreateUserBody, UpdateUserBody, User } from '#contract/user';
 
 export interface UserFormValues {
   loginId: string;
