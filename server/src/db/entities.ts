@@ -1,4 +1,4 @@
-import { inArray, sql, type SQL } from 'drizzle-orm';
+import { inArray, sql, type GetColumnData, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { UpdateAdminBody } from '#contract/admin';
 import { AUDIT_ENTITIES } from '#contract/audit';
@@ -39,14 +39,14 @@ function naming<C extends Record<string, PgColumn>, N>(
   table: PgTable,
   id: PgColumn,
   columns: C,
-  text: (row: { [K in keyof C]: C[K]['_']['data'] }) => N,
+  text: (row: { [K in keyof C]: GetColumnData<C[K], 'raw'> }) => N,
 ): Naming<N> {
   return {
     async load(db, ids) {
       const rows = (await db
         .select({ id, ...columns })
         .from(table)
-        .where(inArray(id, ids))) as Array<{ id: string } & { [K in keyof C]: C[K]['_']['data'] }>;
+        .where(inArray(id, ids))) as Array<{ id: string } & { [K in keyof C]: GetColumnData<C[K], 'raw'> }>;
       return rows.map((row) => [row.id, text(row)]);
     },
   };
