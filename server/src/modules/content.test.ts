@@ -46,6 +46,20 @@ const commentsOf = async (column: 'issueId' | 'bookId', id: string) => db().sele
 const issueCount = async (id: string) => (await db().select({ n: issues.commentNumber }).from(issues).where(eq(issues.id, id)))[0]?.n;
 const bookCount = async (id: string) => (await db().select({ n: books.commentNumber }).from(books).where(eq(books.id, id)))[0]?.n;
 
+/** A book or issue given two comments: the delete takes both to the bin and the state shows them. */
+async function withTwoComments(column: 'issueId' | 'bookId', url: string, id: string) {
+  await commentOn({ [column]: id } as { issueId: string } | { bookId: string });
+  await commentOn({ [column]: id } as { issueId: string } | { bookId: string });
+  return {
+    id,
+    cascaded: 2,
+    state: async () => ({
+      comments: (await commentsOf(column, id)).length,
+      commentNumber: (await t.inject({ method: 'GET', url: `${url}/${id}`, ...as() })).json().data?.commentNumber ?? null,
+    }),
+  };
+}
+
 interface Resource {
   name: string;
   entity: 'book' | 'issue' | 'interview' | 'comment';
@@ -75,16 +89,7 @@ const RESOURCES: Resource[] = [
         payload: { bookTitle: '共用的书', downloadLink: 'https://pan.example.com/s/x', bookIntro: '<p>书</p>', requirePoints: 1, typeId },
       });
       const id = created.json().data._id as string;
-      await commentOn({ bookId: id });
-      await commentOn({ bookId: id });
-      return {
-        id,
-        cascaded: 2,
-        state: async () => ({
-          comments: (await commentsOf('bookId', id)).length,
-          commentNumber: (await t.inject({ method: 'GET', url: `/api/book/${id}`, ...as() })).json().data?.commentNumber ?? null,
-        }),
-      };
+      return withTwoComments('bookId', '/api/book', id);
     },
     async afterDelete(id) {
       expect(await commentsOf('bookId', id)).toEqual([]);
@@ -98,16 +103,7 @@ const RESOURCES: Resource[] = [
     notFound: '问答不存在',
     async make() {
       const id = await fx.issue(userId, typeId);
-      await commentOn({ issueId: id });
-      await commentOn({ issueId: id });
-      return {
-        id,
-        cascaded: 2,
-        state: async () => ({
-          comments: (await commentsOf('issueId', id)).length,
-          commentNumber: (await t.inject({ method: 'GET', url: `/api/issue/${id}`, ...as() })).json().data?.commentNumber ?? null,
-        }),
-      };
+      return withTwoComments('issueId', '/api/issue', id);
     },
     async afterDelete(id) {
       expect(await commentsOf('issueId', id)).toEqual([]);
