@@ -7,7 +7,8 @@
  *
  * The database is `--database-url` (default: the bench's, postgres://postgres@127.0.0.1:5432/bench),
  * seeded beforehand (`npm run bench -- --keep` leaves it). `--env K=V` goes to both servers
- * (e.g. SESSIONS_IN_MEMORY=false, the statements of the floor).
+ * (e.g. SESSIONS_IN_MEMORY=false, the statements of the floor); `--a-env`/`--b-env` to one side only,
+ * so that one bundle can be measured against itself with a layer turned off (`--b-env DB_LAYERS=-direct`).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -27,12 +28,18 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '32' },
     'database-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/bench' },
     env: { type: 'string', multiple: true },
+    'a-env': { type: 'string', multiple: true },
+    'b-env': { type: 'string', multiple: true },
   },
 });
 if (!values.a || !values.b)
-  throw new Error('usage: npx tsx bench/ab.ts --a OLD.cjs --b NEW.cjs [--path P]... [--rounds N] [--seconds S] [--env K=V]...');
+  throw new Error(
+    'usage: npx tsx bench/ab.ts --a OLD.cjs --b NEW.cjs [--path P]... [--rounds N] [--seconds S] [--env K=V]... [--a-env K=V]... [--b-env K=V]...',
+  );
 const paths = values.path ?? ['/api/user?current=1&pageSize=10', '/api/admin/whoami'];
-const extraEnv = Object.fromEntries((values.env ?? []).map((pair) => pair.split(/=(.*)/s).slice(0, 2)));
+const pairs = (list: string[] | undefined) => Object.fromEntries((list ?? []).map((pair) => pair.split(/=(.*)/s).slice(0, 2)));
+const extraEnv = pairs(values.env);
+const sideEnv = { A: pairs(values['a-env']), B: pairs(values['b-env']) };
 
 interface Side {
   name: 'A' | 'B';
@@ -48,7 +55,7 @@ async function start(name: Side['name'], bundle: string): Promise<Side> {
     dataDir,
     databaseUrl: values['database-url'],
     logFile: path.join(dataDir, 'server.log'),
-    env: { NODE_ENV: 'benchmark', LOG_LEVEL: 'info', ...extraEnv },
+    env: { NODE_ENV: 'benchmark', LOG_LEVEL: 'info', ...extraEnv, ...sideEnv[name] },
   });
   await server.ready(60_000);
   return { name, server, token: await signIn(server.url) };

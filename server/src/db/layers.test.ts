@@ -191,10 +191,10 @@ describe('DB_LAYERS', () => {
     expect(parseLayers(undefined)).toEqual(ALL_LAYERS);
     expect(parseLayers('all')).toEqual(ALL_LAYERS);
     expect(parseLayers('plain')).toEqual(PLAIN);
-    expect(parseLayers('-direct,-buckets')).toEqual({ ...ALL_LAYERS, direct: false, buckets: false });
+    expect(parseLayers('-search,-buckets')).toEqual({ ...ALL_LAYERS, search: false, buckets: false });
     expect(parseLayers('statements, search')).toEqual({ ...PLAIN, statements: true, search: true });
     expect(() => parseLayers('fast')).toThrow('fast');
-    expect(() => parseLayers('search,-direct')).toThrow();
+    expect(() => parseLayers('search,-buckets')).toThrow();
     expect(LAYERS).toHaveLength(Object.keys(ALL_LAYERS).length);
   });
 });

@@ -17,8 +17,6 @@ export const LAYERS = [
   'nearestEnd',
   /** Session lookups kept in memory until a write (memoUntilWrite, change-feed.ts). */
   'sessions',
-  /** PostgreSQL: prepared selects sent and mapped without drizzle's per-call work (prepared.ts). */
-  'direct',
   /** PostgreSQL: a connection whose statement has no answer past its bound is dropped (client.ts). */
   'watch',
 ] as const;
@@ -30,7 +28,7 @@ export const ALL_LAYERS: Layers = Object.fromEntries(LAYERS.map((layer) => [laye
 export const PLAIN: Layers = Object.fromEntries(LAYERS.map((layer) => [layer, false])) as Record<Layer, boolean>;
 
 /**
- * DB_LAYERS: unset or `all`, every layer; `plain`, none; `-direct,-buckets`, all but those;
+ * DB_LAYERS: unset or `all`, every layer; `plain`, none; `-search,-buckets`, all but those;
  * `statements,search`, only those. An unknown name is an error, not silently ignored.
  */
 export function parseLayers(text: string | undefined): Layers {

@@ -6,7 +6,6 @@ import type { PageRequest } from '../lib/paging';
 import { queryRows, type Db } from './client';
 import { layersOf, layersTag } from './layers';
 import { BUCKET_ANCHOR_FROM, bucketKey, keptTotal, pageIdsByBuckets, type CountKey, type CountedList } from './list-counts';
-import { direct } from './prepared';
 
 /**
  * One declarative definition per paged list, in front of everything that makes the lists fast:
@@ -429,13 +428,10 @@ export function defineList<F extends string, R extends { total: number }>(
       const source = search
         ? searchPageSource(db, search)
         : pageSource(db, { table: definition.table, date: definition.date, id: definition.id, where, total });
-      statement = direct(
-        db,
-        definition
-          .rows(source)
-          .orderBy(...order)
-          .prepare(`${prefix}_list_${key}`),
-      );
+      statement = definition
+        .rows(source)
+        .orderBy(...order)
+        .prepare(`${prefix}_list_${key}`);
       statements.set(key, statement);
     }
     return statement;
@@ -460,13 +456,10 @@ export function defineList<F extends string, R extends { total: number }>(
         limit: sql.placeholder('limit'),
         offset: sql.placeholder('offset'),
       });
-      statement = direct(
-        db,
-        definition
-          .rows({ query: db, pageIds, total })
-          .orderBy(...order)
-          .prepare(`${prefix}_list_deep_${key}`),
-      );
+      statement = definition
+        .rows({ query: db, pageIds, total })
+        .orderBy(...order)
+        .prepare(`${prefix}_list_deep_${key}`);
       deeps.set(key, statement);
     }
     return statement;
@@ -554,13 +547,10 @@ export function defineList<F extends string, R extends { total: number }>(
               .where(and(mode === 'walk' ? search?.walkWhere : where, cursorOn(definition.date, definition.id)))
               .orderBy(...order)
               .limit(batchSize);
-      statement = direct(
-        db,
-        definition
-          .rows({ query: db, pageIds: sql`(${ids}) as page`, total: sql<number>`0` })
-          .orderBy(...order)
-          .prepare(`${prefix}_scan_${key}`),
-      );
+      statement = definition
+        .rows({ query: db, pageIds: sql`(${ids}) as page`, total: sql<number>`0` })
+        .orderBy(...order)
+        .prepare(`${prefix}_scan_${key}`);
       scans.set(key, statement);
     }
     return statement;

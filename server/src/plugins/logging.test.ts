@@ -59,34 +59,31 @@ describe('the request log', () => {
     expect(line).toMatchObject({ level: 30, req: { method: 'GET', url: '/healthz' }, res: { statusCode: 200 } });
   });
 
-  it('for machines, the line written straight to the destination is the line pino would write', async () => {
-    const direct = capture();
-    const viaPino = capture();
-    const apps = [
-      await buildApp({
-        config,
-        database,
-        logging: await createLogging({ logLevel: 'info' }, { terminal: false, destination: direct.stream }),
-      }),
-      await buildApp({
-        config,
-        database,
-        logging: { logger: { level: 'info', stream: viaPino.stream }, logController: new OneLinePerRequest(false) },
-      }),
-    ];
-    for (const app of apps) {
-      await app.inject({
-        method: 'GET',
-        url: '/api/type?q=%22%5C%E4%B8%AD',
-        headers: { authorization: 'Bearer secret-token', 'x-request-id': 'same-request-id-1', 'accept-version': '1.x' },
-      });
-      await app.close();
-    }
-    const [ours, theirs] = [direct, viaPino].map((out) => JSON.parse(out.text().trim()));
-    expect(Object.keys(ours)).toEqual(Object.keys(theirs));
-    expect({ ...ours, time: 0, responseTime: 0 }).toEqual({ ...theirs, time: 0, responseTime: 0 });
-    expect(ours).toMatchObject({ level: 30, reqId: 'same-request-id-1', res: { statusCode: 401 }, msg: 'request completed' });
-    expect(direct.text()).not.toContain('secret-token');
+  it('for machines, one JSON line per answered request through pino: its id, method, URL, status and time, never the token', async () => {
+    const out = capture();
+    const app = await buildApp({
+      config,
+      database,
+      logging: await createLogging({ logLevel: 'info' }, { terminal: false, destination: out.stream }),
+    });
+    await app.inject({
+      method: 'GET',
+      url: '/api/type?q=%22%5C%E4%B8%AD',
+      headers: { authorization: 'Bearer secret-token', 'x-request-id': 'same-request-id-1', 'accept-version': '1.x' },
+    });
+    await app.close();
+    const lines = out.text().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    const line = JSON.parse(lines[0]);
+    expect(line).toMatchObject({
+      level: 30,
+      reqId: 'same-request-id-1',
+      req: { method: 'GET', url: '/api/type?q=%22%5C%E4%B8%AD', version: '1.x' },
+      res: { statusCode: 401 },
+      msg: 'request completed',
+    });
+    expect(typeof line.responseTime).toBe('number');
+    expect(out.text()).not.toContain('secret-token');
   });
 
   it('the terminal format is one short line: method, URL, status and time, the token never shown', async () => {

@@ -1,4 +1,3 @@
-import os from 'node:os';
 import { LogController, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import pino from 'pino';
 import type { Config } from '../config';
@@ -8,50 +7,19 @@ interface Lines {
   write(line: string): unknown;
 }
 
-const INFO = 30;
-const LOGS_INFO = new Set(['info', 'debug', 'trace']);
-
-/**
- * The access log's line of an answered request, exactly as pino writes it through Fastify's
- * request serializers (level, time, pid, hostname, reqId, req, res, responseTime, msg), built as
- * one string: pino's general path (a child logger's bindings, the serializers' objects, a
- * stringify per value) was a quarter of the CPU of a call answered from memory, such as whoami.
- */
-function accessLine(prefix: string, request: FastifyRequest, reply: FastifyReply): string {
-  const version = request.headers['accept-version'];
-  const port = request.socket?.remotePort;
-  return (
-    `{"level":${INFO},"time":${Date.now()},${prefix},"reqId":${JSON.stringify(request.id)},` +
-    `"req":{"method":${JSON.stringify(request.method)},"url":${JSON.stringify(request.url)},` +
-    `${typeof version === 'string' ? `"version":${JSON.stringify(version)},` : ''}"host":${JSON.stringify(request.host)},` +
-    `"remoteAddress":${JSON.stringify(request.ip)}${typeof port === 'number' ? `,"remotePort":${port}` : ''}},` +
-    `"res":{"statusCode":${reply.statusCode}},"responseTime":${reply.elapsedTime},"msg":"request completed"}\n`
-  );
-}
-
 /**
  * One log line per request, when it is answered (with its method and URL), instead of two.
  * `quietAssets`: the pages and their scripts, fonts and images answered fine are logged at debug,
- * so that a terminal shows what the API did instead of forty lines per page load. `lines`: the
- * JSON destination, to which an answered request's line is written directly (accessLine).
+ * so that a terminal shows what the API did instead of forty lines per page load.
  */
 export class OneLinePerRequest extends LogController {
-  private readonly prefix = `"pid":${process.pid},"hostname":${JSON.stringify(os.hostname())}`;
-
-  constructor(
-    private readonly quietAssets: boolean,
-    private readonly lines: Lines | null = null,
-  ) {
+  constructor(private readonly quietAssets: boolean) {
     super();
   }
 
   incomingRequest() {}
 
   requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
-    if (!error && this.lines && !this.quietAssets) {
-      if (LOGS_INFO.has(request.log.level)) this.lines.write(accessLine(this.prefix, request, reply));
-      return;
-    }
     const line = { req: request, res: reply, responseTime: reply.elapsedTime };
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
     else if (this.quietAssets && reply.statusCode < 400 && !/^\/(api|res)\//.test(request.url)) reply.log.debug(line, 'request completed');
@@ -123,7 +91,7 @@ export async function createLogging(
       // host, address and status, never a header, so a token or a cookie has no way into a line.
       // Redacting paths that never occur cost every line a clone and a path parse (bench/NOTES.md).
     },
-    logController: new OneLinePerRequest(terminal, lines),
+    logController: new OneLinePerRequest(terminal),
   };
 }
 

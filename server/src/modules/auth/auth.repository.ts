@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { and, count, desc, eq, gt, gte, inArray, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
 import { memoUntilWrite, type Db } from '../../db/client';
 import type { Locked } from '../../db/write-lock';
-import { direct } from '../../db/prepared';
 import {
   adminLogins,
   adminRecoveryCodes,
@@ -27,34 +26,31 @@ function throttleLockId(key: string): number {
 export function createAuthRepository(db: Db) {
   // Every guarded request runs this lookup: prepared once per connection, it is neither built by
   // drizzle nor parsed and planned by the database again.
-  const sessionAdmin = direct(
-    db,
-    db
-      .select({
-        id: admins.id,
-        loginId: admins.loginId,
-        nickname: admins.nickname,
-        avatar: admins.avatar,
-        permission: admins.permission,
-        enabled: admins.enabled,
-        expiresAt: adminSessions.expiresAt,
-        lastSeenAt: adminSessions.lastSeenAt,
-        // What the two-step requirement needs, read by this same statement (no second one per request).
-        twoFactorOn: sql<boolean>`${admins.totpSecret} is not null`,
-        require2fa: settings.value,
-      })
-      .from(adminSessions)
-      .innerJoin(admins, eq(admins.id, adminSessions.adminId))
-      .leftJoin(settings, sql`${settings.key} = 'require_2fa'`)
-      .where(
-        and(
-          eq(adminSessions.id, sql.placeholder('sessionId')),
-          eq(adminSessions.adminId, sql.placeholder('adminId')),
-          gt(adminSessions.expiresAt, sql.placeholder('now')),
-        ),
-      )
-      .prepare('session_admin'),
-  );
+  const sessionAdmin = db
+    .select({
+      id: admins.id,
+      loginId: admins.loginId,
+      nickname: admins.nickname,
+      avatar: admins.avatar,
+      permission: admins.permission,
+      enabled: admins.enabled,
+      expiresAt: adminSessions.expiresAt,
+      lastSeenAt: adminSessions.lastSeenAt,
+      // What the two-step requirement needs, read by this same statement (no second one per request).
+      twoFactorOn: sql<boolean>`${admins.totpSecret} is not null`,
+      require2fa: settings.value,
+    })
+    .from(adminSessions)
+    .innerJoin(admins, eq(admins.id, adminSessions.adminId))
+    .leftJoin(settings, sql`${settings.key} = 'require_2fa'`)
+    .where(
+      and(
+        eq(adminSessions.id, sql.placeholder('sessionId')),
+        eq(adminSessions.adminId, sql.placeholder('adminId')),
+        gt(adminSessions.expiresAt, sql.placeholder('now')),
+      ),
+    )
+    .prepare('session_admin');
   type SessionAdmin = Awaited<ReturnType<typeof sessionAdmin.execute>>[number];
   // On the embedded database the same token's lookups, request after request, are answered from
   // memory until something is written: an exact memo (see memoUntilWrite), as the lookup costs

@@ -2,7 +2,6 @@ import { eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Page } from '#contract/paging';
 import type { Db } from '../../db/client';
 import { defineList, exactFilter, textFilter } from '../../db/list';
-import { direct } from '../../db/prepared';
 import { books } from '../../db/schema';
 import type { Locked } from '../../db/write-lock';
 import type { PageRequest } from '../../lib/paging';
@@ -33,14 +32,11 @@ export function createBookRepository(db: Db) {
         .innerJoin(pageIds, sql`page.id = ${books.id}`),
   });
   // Prepared once per connection (see the session lookup in the auth repository).
-  const byId = direct(
-    db,
-    db
-      .select()
-      .from(books)
-      .where(eq(books.id, sql.placeholder('id')))
-      .prepare('book_by_id'),
-  );
+  const byId = db
+    .select()
+    .from(books)
+    .where(eq(books.id, sql.placeholder('id')))
+    .prepare('book_by_id');
 
   return {
     list(filter: BookFilter, page: PageRequest): Promise<Page<BookRow>> {
