@@ -1,8 +1,8 @@
 CREATE TABLE "book_unlocks" (
+	"id" bigserial PRIMARY KEY NOT NULL,
 	"user_id" varchar(24) NOT NULL,
 	"book_id" varchar(24) NOT NULL,
-	"at" bigint NOT NULL,
-	CONSTRAINT "book_unlocks_user_id_book_id_pk" PRIMARY KEY("user_id","book_id")
+	"at" bigint NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "points_ledger" (
@@ -35,6 +35,7 @@ ALTER TABLE "book_unlocks" ADD CONSTRAINT "book_unlocks_user_id_users_id_fk" FOR
 ALTER TABLE "book_unlocks" ADD CONSTRAINT "book_unlocks_book_id_books_id_fk" FOREIGN KEY ("book_id") REFERENCES "public"."books"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "points_ledger" ADD CONSTRAINT "points_ledger_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "user_sessions" ADD CONSTRAINT "user_sessions_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE UNIQUE INDEX "book_unlocks_user_book_key" ON "book_unlocks" USING btree ("user_id","book_id");--> statement-breakpoint
 CREATE INDEX "book_unlocks_book_id_idx" ON "book_unlocks" USING btree ("book_id");--> statement-breakpoint
 CREATE INDEX "points_ledger_user_at_idx" ON "points_ledger" USING btree ("user_id","at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "rate_events_key_at_idx" ON "rate_events" USING btree ("key","at");--> statement-breakpoint

@@ -444,6 +444,8 @@ export const pointsLedger = pgTable(
 export const bookUnlocks = pgTable(
   'book_unlocks',
   {
+    // A single-column key, as the backup reads every table in batches by one (backup.ts).
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
     userId: id('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
@@ -452,7 +454,7 @@ export const bookUnlocks = pgTable(
       .references(() => books.id, { onDelete: 'cascade' }),
     at: epochMs('at').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.bookId] }), index('book_unlocks_book_id_idx').on(t.bookId)],
+  (t) => [uniqueIndex('book_unlocks_user_book_key').on(t.userId, t.bookId), index('book_unlocks_book_id_idx').on(t.bookId)],
 );
 
 /** The public site's limited actions (sign-ups, questions, comments, uploads), by `action:member:<id>` and `action:ip:<address>`, counted by every process alike. */
