@@ -56,6 +56,12 @@ import { createUploadService } from './modules/upload/upload.service';
 import { createUserRepository } from './modules/user/user.repository';
 import { userRoutes } from './modules/user/user.routes';
 import { createUserService } from './modules/user/user.service';
+import { createMemberAuth } from './modules/site/site.auth';
+import { createLimits } from './modules/site/site.limits';
+import { memberAdminRoutes, siteRoutes } from './modules/site/site.routes';
+import { createSiteService } from './modules/site/site.service';
+import { createViewCounter, viewFlushJob } from './modules/site/site.views';
+import { registerSiteCors } from './plugins/cors';
 
 export interface AppOptions {
   config: Config;
@@ -125,7 +131,17 @@ export async function buildApp({ config, database, logging = silentLogging(), no
   const userRepo = createUserRepository(db);
   const issueRepo = createIssueRepository(db);
   const commentRepo = createCommentRepository(db);
-  const users = createUserService({ db, users: userRepo, issues: issueRepo, comments: commentRepo, bin: trash, audit, now });
+  const members = createMemberAuth({ db, getKeys: auth.getKeys, now });
+  const users = createUserService({
+    db,
+    users: userRepo,
+    issues: issueRepo,
+    comments: commentRepo,
+    bin: trash,
+    audit,
+    memberSessions: members,
+    now,
+  });
   const bookRepo = createBookRepository(db);
   const interviewRepo = createInterviewRepository(db);
   const books = createBookService({ db, books: bookRepo, comments: commentRepo, types: typeRepo, bin: trash, audit, now });
@@ -174,8 +190,31 @@ export async function buildApp({ config, database, logging = silentLogging(), no
     auditLog,
   });
   const stats = createStatsService({ stats: createStatsRepository(db), now });
+  const limits = createLimits({ db, limits: config.siteLimits, now });
+  const views = createViewCounter({ db, now });
+  const site = createSiteService({
+    db,
+    auth,
+    authRepo,
+    members,
+    limits,
+    views,
+    userRepo,
+    issueRepo,
+    commentRepo,
+    typeRepo,
+    issues,
+    books,
+    comments,
+    interviews,
+    types,
+    now,
+  });
+  // For tests that count views without a listening server: the same flush the job runs.
+  app.decorate('siteViews', views);
 
-  registerAuth(app, auth);
+  registerAuth(app, auth, members);
+  await registerSiteCors(app, config.siteOrigins);
 
   await app.register(captchaRoutes, { prefix: '/res', auth });
   await app.register(sessionRoutes, { prefix: '/api/admin', auth, timeZone: config.timeZone });
@@ -183,8 +222,10 @@ export async function buildApp({ config, database, logging = silentLogging(), no
   await app.register(accountRoutes, { prefix: '/api/admin', account });
   await app.register(securitySettingsRoutes, { prefix: '/api/settings', account });
   await app.register(typeRoutes, { prefix: '/api/type', types });
-  await app.register(uploadRoutes, { prefix: '/api/upload', uploads });
+  await app.register(uploadRoutes, { prefix: '/api/upload', uploads, limits });
   await app.register(userRoutes, { prefix: '/api/user', users });
+  await app.register(memberAdminRoutes, { prefix: '/api/user', site, members });
+  await app.register(siteRoutes, { prefix: '/api', site });
   await app.register(bookRoutes, { prefix: '/api/book', books });
   await app.register(interviewRoutes, { prefix: '/api/interview', interviews });
   await app.register(issueRoutes, { prefix: '/api/issue', issues });
@@ -208,12 +249,14 @@ export async function buildApp({ config, database, logging = silentLogging(), no
   // requests, as in tests and dev:mock, leaves them to the test's clock), all stopped on close.
   let stopJobs: (() => Promise<void>) | null = null;
   app.addHook('onListen', async () => {
-    stopJobs ??= startJobs([auditRetention.job, trashExpiryJob(trash)], (error, job) =>
+    stopJobs ??= startJobs([auditRetention.job, trashExpiryJob(trash), viewFlushJob(views)], (error, job) =>
       app.log.error({ err: error }, `${job.name} failed`),
     );
   });
   app.addHook('onClose', async () => {
     await stopJobs?.();
+    // The views counted since the last flush are written before the database closes.
+    await views.flush().catch((error: unknown) => app.log.error({ err: error }, 'views not written on close'));
   });
 
   await registerWeb(app, config.webRoot);

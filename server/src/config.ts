@@ -14,6 +14,7 @@ const whole = (minimum: number, maximum: number, fallback: number, description: 
   Type.Integer({ minimum, maximum, default: fallback, description });
 const flag = (fallback: boolean) => Type.Boolean({ default: fallback, description: '应为 true 或 false' });
 const milliseconds = (fallback: number) => whole(100, 600_000, fallback, '应为 100 到 600000 之间的毫秒数');
+const perHour = (fallback: number) => whole(1, 1_000_000, fallback, '应为 1 到 1000000 之间的次数（每小时）');
 const days = (fallback: number) => whole(1, 36_500, fallback, '应为 1 到 36500 之间的天数');
 
 /** The environment the server reads, with its defaults (docs/operations.md lists each variable). */
@@ -52,6 +53,20 @@ export const ENV_SCHEMA = Type.Object({
    * changed (on PostgreSQL: told by LISTEN/NOTIFY, db/change-feed.ts); false: every request reads it.
    */
   SESSIONS_IN_MEMORY: flag(true),
+  /** The public site's origins allowed by CORS for visitor and member calls, comma-separated; none by default. */
+  SITE_ORIGINS: Type.String({
+    default: '',
+    pattern: '^(|https?://[^\\s,/]+(,\\s*https?://[^\\s,/]+)*)$',
+    description: '应为以逗号分隔的 http(s)://主机[:端口] 列表',
+  }),
+  // The public site's limits per rolling hour (docs/operations.md), each per member and per address.
+  SITE_SIGNUPS_PER_ADDRESS: perHour(5),
+  SITE_ISSUES_PER_MEMBER: perHour(10),
+  SITE_ISSUES_PER_ADDRESS: perHour(30),
+  SITE_COMMENTS_PER_MEMBER: perHour(60),
+  SITE_COMMENTS_PER_ADDRESS: perHour(200),
+  SITE_UPLOADS_PER_MEMBER: perHour(20),
+  SITE_UPLOADS_PER_ADDRESS: perHour(60),
 });
 export type Env = Static<typeof ENV_SCHEMA>;
 
@@ -149,6 +164,17 @@ function toConfig(env: Env, defaults: { webRoot?: string | null }) {
     /** Every time on screen, in a CSV and in an export's file name is in this zone. */
     timeZone: timeZone(env.TIME_ZONE),
     sessionsInMemory: env.SESSIONS_IN_MEMORY,
+    /** Origins of the public site allowed cross-origin (visitor and member calls only). */
+    siteOrigins: env.SITE_ORIGINS.split(',')
+      .map((origin) => origin.trim())
+      .filter(Boolean),
+    /** Limits of the public site per rolling hour: [per member, per address]. */
+    siteLimits: {
+      signup: { member: env.SITE_SIGNUPS_PER_ADDRESS, address: env.SITE_SIGNUPS_PER_ADDRESS },
+      issue: { member: env.SITE_ISSUES_PER_MEMBER, address: env.SITE_ISSUES_PER_ADDRESS },
+      comment: { member: env.SITE_COMMENTS_PER_MEMBER, address: env.SITE_COMMENTS_PER_ADDRESS },
+      upload: { member: env.SITE_UPLOADS_PER_MEMBER, address: env.SITE_UPLOADS_PER_ADDRESS },
+    },
     /** The built front end served at the root; null when there is none to serve. */
     webRoot: env.WEB_ROOT ? path.resolve(env.WEB_ROOT) : (defaults.webRoot ?? null),
   };

@@ -67,6 +67,8 @@ export interface TestContext {
   rootToken(): Promise<string>;
   /** Creates an admin through the API as root and answers its id and token. */
   createAdmin(loginId: string, permission: 1 | 2, password?: string): Promise<{ id: string; token: string; password: string }>;
+  /** Signs a member up on the public site (POST /api/user without a token) and answers its id and token. */
+  signUpMember(loginId: string, extra?: { ip?: string; nickname?: string }): Promise<{ id: string; token: string }>;
   /** How many SQL statements `run` sent (the token check of a request included). */
   countQueries(run: () => Promise<unknown>): Promise<number>;
   close(): Promise<void>;
@@ -142,6 +144,19 @@ export async function createTestContext(
     return { id, password, token: await tokenFor(loginId, password) };
   };
 
+  const signUpMember = async (loginId: string, extra: { ip?: string; nickname?: string } = {}) => {
+    const response = await inject({
+      method: 'POST',
+      url: '/api/user',
+      remoteAddress: extra.ip,
+      headers: { cookie: await captchaCookie() },
+      payload: { loginId, nickname: extra.nickname, captcha: CAPTCHA },
+    });
+    if (response.statusCode !== 201) throw new Error(`sign-up ${loginId} failed: ${response.body}`);
+    const { result, token } = response.json().data as { result: { _id: string }; token: string };
+    return { id: result._id, token };
+  };
+
   return {
     app,
     database,
@@ -149,6 +164,7 @@ export async function createTestContext(
     clock,
     inject,
     captchaCookie,
+    signUpMember,
     login,
     tokenFor,
     rootToken,

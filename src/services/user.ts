@@ -1,4 +1,6 @@
 import type { CreateUserBody, CreatedUser, UpdateUserBody, User, UserImpact, UserListQuery } from '#contract/user';
+import type { MemberSession, PointsEntry } from '#contract/site';
+import type { Page } from '#contract/paging';
 import { api } from './api';
 import { fetchTable, type TableParams, type TableResult } from './table';
 
@@ -33,4 +35,19 @@ export function userImpact(id: string): Promise<UserImpact> {
 
 export function userIsExist(loginId: string): Promise<boolean> {
   return api<boolean>(`/api/user/userIsExist/${encodeURIComponent(loginId)}`);
+}
+
+/** The member's live sessions on the community site. */
+export function listMemberSessions(id: string): Promise<MemberSession[]> {
+  return api<MemberSession[]>(`${path(id)}/sessions`);
+}
+
+/** 结束会话: ends every session of the member on the community site. */
+export function endMemberSessions(id: string): Promise<{ ended: number }> {
+  return api<{ ended: number }>(`${path(id)}/sessions`, { method: 'DELETE' });
+}
+
+/** The member's points history, newest first. */
+export function pointsHistory(id: string, current: number, pageSize: number): Promise<Page<PointsEntry>> {
+  return api<Page<PointsEntry>>(`${path(id)}/points?current=${current}&pageSize=${pageSize}`);
 }

@@ -187,6 +187,8 @@ export const users = pgTable(
     grams('users_login_id_grams_idx', t.loginId),
     grams('users_nickname_grams_idx', t.nickname),
     index('users_enabled_register_date_idx').on(t.enabled, t.registerDate.desc(), t.id.desc()),
+    // GET /api/user/pointsrank: the top ten enabled users by points, read from the index's start.
+    index('users_points_rank_idx').on(t.points.desc(), t.registerDate.desc(), t.id.desc()).where(sql`${t.enabled}`),
   ],
 );
 
@@ -395,4 +397,73 @@ export const trash = pgTable(
     index('trash_entity_deleted_at_idx').on(t.entity, t.deletedAt.desc(), t.id.desc()),
     index('trash_expires_at_idx').on(t.expiresAt),
   ],
+);
+
+/**
+ * One row per member (public site user) token: deleting it ends the token. Ended by the member's
+ * sign-out, an admin's 结束会话, the user's deletion (cascade) or a password change; a disabled
+ * user's token is refused by the session check's join and its rows deleted with the change.
+ */
+export const userSessions = pgTable(
+  'user_sessions',
+  {
+    id: varchar('id', { length: 32 }).primaryKey(),
+    userId: id('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: epochMs('created_at').notNull(),
+    expiresAt: epochMs('expires_at').notNull(),
+    /** When this session last proved the account's current password (passwordcheck): a new password is taken only shortly after. */
+    passwordCheckedAt: epochMs('password_checked_at'),
+    ip: text('ip').notNull().default(''),
+    userAgent: text('user_agent').notNull().default(''),
+  },
+  (t) => [index('user_sessions_user_id_idx').on(t.userId), index('user_sessions_expires_at_idx').on(t.expiresAt)],
+);
+
+/** Every change of a user's points, by the server's rules (docs/api.md "Public calls"), with the balance after it. */
+export const pointsLedger = pgTable(
+  'points_ledger',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: id('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    delta: integer('delta').notNull(),
+    /** One of POINTS_REASONS (contract/values/site.ts). */
+    reason: text('reason').notNull(),
+    /** The record the change is about (the comment, the book), '' for none. */
+    refId: varchar('ref_id', { length: 24 }).notNull().default(''),
+    balance: integer('balance').notNull(),
+    at: epochMs('at').notNull(),
+  },
+  (t) => [index('points_ledger_user_at_idx').on(t.userId, t.at.desc(), t.id.desc())],
+);
+
+/** The books whose download link a member has paid for, once each. */
+export const bookUnlocks = pgTable(
+  'book_unlocks',
+  {
+    // A single-column key, as the backup reads every table in batches by one (backup.ts).
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: id('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    bookId: id('book_id')
+      .notNull()
+      .references(() => books.id, { onDelete: 'cascade' }),
+    at: epochMs('at').notNull(),
+  },
+  (t) => [uniqueIndex('book_unlocks_user_book_key').on(t.userId, t.bookId), index('book_unlocks_book_id_idx').on(t.bookId)],
+);
+
+/** The public site's limited actions (sign-ups, questions, comments, uploads), by `action:member:<id>` and `action:ip:<address>`, counted by every process alike. */
+export const rateEvents = pgTable(
+  'rate_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    key: text('key').notNull(),
+    at: epochMs('at').notNull(),
+  },
+  (t) => [index('rate_events_key_at_idx').on(t.key, t.at)],
 );

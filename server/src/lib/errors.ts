@@ -8,6 +8,8 @@ export class AppError extends Error {
     readonly msg: string,
     /** The envelope's machine-readable `errorCode`: the status's unless a case has its own. */
     readonly errorCode: ErrorCode = errorCodeForStatus(statusCode),
+    /** Seconds until the call may succeed again: sent as Retry-After (a 429 of a limit). */
+    readonly retryAfter?: number,
   ) {
     super(msg);
     this.name = 'AppError';

@@ -3,12 +3,17 @@ import { ACCOUNT_MESSAGES } from '#contract/account';
 import { ERROR_CODES } from '#contract/envelope';
 import { AppError, forbidden } from '../lib/errors';
 import type { AuthenticatedAdmin, AuthService, ClientInfo } from '../modules/auth/auth.service';
+import { audienceOf } from '../modules/auth/tokens';
+import type { AuthenticatedMember, MemberAuth } from '../modules/site/site.auth';
 
 /**
  * Who may call a route. Every route under /api and /res must say so: a route registered
  * without it stops the start, so nothing is ever left open by accident.
  */
-export type Access = 'public' | 'admin' | 'super';
+export type Access = 'public' | 'member' | 'admin' | 'super';
+
+/** Which side of a path shared by both answers a call: the public site's visitors or its members (plugins/auth.ts). */
+export type Audience = 'visitor' | 'member';
 
 /** One guarded route as registered: what tests generate their permission and contract tables from. */
 export interface CatalogEntry {
@@ -16,6 +21,11 @@ export interface CatalogEntry {
   url: string;
   access: Access;
   schema: FastifySchema | undefined;
+}
+
+/** One route of the public site, told apart from an admin route at the same path by its audience. */
+export interface SiteCatalogEntry extends CatalogEntry {
+  audience: Audience;
 }
 
 declare module 'fastify' {
@@ -26,12 +36,18 @@ declare module 'fastify' {
      * whoami, logout and the setup calls. Every other guarded route refuses such an admin.
      */
     allowWithout2fa?: true;
+    /** Set on the public site's routes, with the same value as their `audience` constraint. */
+    audience?: Audience;
   }
   interface FastifyRequest {
     admin: AuthenticatedAdmin | null;
+    member: AuthenticatedMember | null;
   }
   interface FastifyInstance {
+    /** The back-office's routes (and the paths of their own no site route shares). */
     routeCatalog: CatalogEntry[];
+    /** The public site's routes (modules/site), by audience. */
+    siteCatalog: SiteCatalogEntry[];
   }
 }
 
@@ -51,17 +67,62 @@ export function clientOf(request: FastifyRequest): ClientInfo {
   return { ip: request.ip, userAgent: typeof userAgent === 'string' ? userAgent : '' };
 }
 
-export function registerAuth(app: FastifyInstance, auth: AuthService) {
+/** The signed-in member of a route whose access is 'member'. */
+export function currentMember(request: { member: AuthenticatedMember | null }): AuthenticatedMember {
+  if (!request.member) throw new Error('currentMember() used on a route without a member');
+  return request.member;
+}
+
+export function registerAuth(app: FastifyInstance, auth: AuthService, members: MemberAuth) {
   app.decorateRequest('admin', null);
+  app.decorateRequest('member', null);
   const catalog: CatalogEntry[] = [];
+  const siteCatalog: SiteCatalogEntry[] = [];
   app.decorate('routeCatalog', catalog);
+  app.decorate('siteCatalog', siteCatalog);
+
+  // The public site's routes share paths with the admin routes (GET /api/issue, POST /api/user):
+  // a route constrained to an audience answers the callers of that audience, and every other call
+  // falls through to the unconstrained admin route, which keeps its behaviour exactly.
+  const audiences = new Set<string>(['visitor', 'member']);
+  app.addConstraintStrategy({
+    name: 'audience',
+    storage<H>() {
+      const handlers = new Map<unknown, H>();
+      return {
+        get: (value: unknown) => handlers.get(value) ?? null,
+        set: (value: unknown, handler: H) => {
+          handlers.set(value, handler);
+        },
+      };
+    },
+    deriveConstraint: (request: { headers: Record<string, string | string[] | undefined> }) => {
+      const authorization = request.headers.authorization;
+      return audienceOf(typeof authorization === 'string' ? authorization : undefined);
+    },
+    mustMatchWhenDerived: false,
+    validate(value: unknown) {
+      if (typeof value !== 'string' || !audiences.has(value)) throw new Error(`unknown audience ${String(value)}`);
+    },
+  });
 
   app.addHook('onRoute', (route) => {
     const guarded = GUARDED_PREFIXES.some((prefix) => route.url.startsWith(prefix));
     if (!guarded || route.url.startsWith(DOCS_PREFIX)) return;
     const access = route.config?.access;
-    if (access !== 'public' && access !== 'admin' && access !== 'super') {
+    if (access !== 'public' && access !== 'member' && access !== 'admin' && access !== 'super') {
       throw new Error(`route ${route.method} ${route.url} declares no access rule`);
+    }
+    const audience = (route.constraints as { audience?: Audience } | undefined)?.audience;
+    if (audience !== route.config?.audience)
+      throw new Error(`route ${route.method} ${route.url}: config.audience must equal its constraint`);
+    if (audience) {
+      if ((audience === 'visitor') !== (access === 'public'))
+        throw new Error(`route ${route.method} ${route.url}: a visitor route is public, a member route 'member'`);
+      for (const method of [route.method].flat()) {
+        if (method !== 'HEAD') siteCatalog.push({ method, url: route.url, access, schema: route.schema, audience });
+      }
+      return;
     }
     // The OpenAPI document says what the access rule says, for every route alike: a bearer token
     // unless public, and the route's resource (the path's first segment) as its tag.
@@ -79,7 +140,17 @@ export function registerAuth(app: FastifyInstance, auth: AuthService) {
   // async hook would cost every guarded call a promise and a turn of the microtask queue.
   app.addHook('onRequest', (request, _reply, done) => {
     const access = request.routeOptions.config.access;
+    if (access === 'member') {
+      const found = members.authenticate(request.headers.authorization, request.ip);
+      found.then((member) => {
+        request.member = member;
+        done();
+      }, done);
+      return;
+    }
     if (access !== 'admin' && access !== 'super') return done();
+    // A member's token never passes an admin check: refused as such, before the body is read.
+    if (audienceOf(request.headers.authorization) === 'member') return done(forbidden());
     const admit = (admin: AuthenticatedAdmin) => {
       request.admin = admin;
       // Enforced here, for every route alike, not by the screens.

@@ -169,6 +169,7 @@ export function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoExc
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
+      if (error.retryAfter !== undefined) reply.header('Retry-After', String(error.retryAfter));
       return reply.status(error.statusCode).send(fail(error.statusCode, error.msg, error.errorCode));
     }
     if (error.validation) {

@@ -45,6 +45,10 @@ const RULES: Record<string, 'public' | 'admin' | 'super' | 'self'> = {
   'GET /api/user/userIsExist/:loginId': 'admin',
   'GET /api/user/:id': 'admin',
   'GET /api/user/:id/impact': 'admin',
+  'GET /api/user/:id/sessions': 'admin',
+  'DELETE /api/user/:id/sessions': 'admin',
+  'DELETE /api/user/:id/sessions/:sessionId': 'admin',
+  'GET /api/user/:id/points': 'admin',
   'POST /api/user': 'admin',
   'PATCH /api/user/:id': 'admin',
   'DELETE /api/user/:id': 'super',
@@ -103,11 +107,12 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => t.close());
 
-type Role = 'nobody' | 'normal' | 'super';
+type Role = 'nobody' | 'member' | 'normal' | 'super';
 let serial = 0;
 
 async function tokenOf(role: Role, route: CatalogEntry): Promise<string | null> {
   if (role === 'nobody') return null;
+  if (role === 'member') return world.member.token;
   // Signing out ends the token used for it: that call gets one of its own.
   if (routeKey(route) === 'POST /api/admin/logout') {
     return role === 'super' ? t.tokenFor(ROOT_LOGIN, ROOT_PASSWORD) : t.tokenFor(world.normal.loginId, passwordOf(world.normal.loginId));
@@ -158,10 +163,22 @@ describe('permissions: every registered route against the table', () => {
     const route = () => t.app.routeCatalog.find((r) => routeKey(r) === key)!;
     const rule = RULES[key];
 
-    it(`no token: ${rule === 'public' ? 'allowed' : `401 ${EXPIRED}`}`, async () => {
+    // The public site's routes at the same path (modules/site) answer visitors and members instead.
+    const siteVariant = (audience: 'visitor' | 'member') => t.app.siteCatalog.some((r) => r.audience === audience && routeKey(r) === key);
+
+    it(`no token: ${rule === 'public' ? 'allowed' : `401 ${EXPIRED}, unless the public site answers visitors here`}`, async () => {
       const response = await call(route(), 'nobody');
-      if (rule === 'public') allowed(response, key);
+      if (rule === 'public' || siteVariant('visitor')) allowed(response, key);
       else expectRefusal(response, 401, EXPIRED);
+    });
+
+    it(`member: ${rule === 'public' ? 'allowed' : `403 ${FORBIDDEN}, unless the public site answers members here`}`, async () => {
+      const response = await call(route(), 'member');
+      if (rule === 'public') return allowed(response, key);
+      if (!siteVariant('member')) return expectRefusal(response, 403, FORBIDDEN);
+      // The member side itself: never a token failure, and another user's record is not the member's.
+      if (key === 'PATCH /api/user/:id') return expectRefusal(response, 403, FORBIDDEN);
+      expect({ key, tokenFailure: response.statusCode === 401 || response.statusCode >= 500 }).toEqual({ key, tokenFailure: false });
     });
 
     it(`normal admin: ${rule === 'super' ? `403 ${FORBIDDEN}` : rule === 'self' ? 'own record only' : 'allowed'}`, async () => {
@@ -180,7 +197,10 @@ describe('permissions: every registered route against the table', () => {
   });
 
   it('HEAD on a guarded GET route is guarded the same way', async () => {
-    for (const route of t.app.routeCatalog.filter((r) => r.method === 'GET' && RULES[routeKey(r)] !== 'public')) {
+    const visitorGets = new Set(t.app.siteCatalog.filter((r) => r.audience === 'visitor').map(routeKey));
+    for (const route of t.app.routeCatalog.filter(
+      (r) => r.method === 'GET' && RULES[routeKey(r)] !== 'public' && !visitorGets.has(routeKey(r)),
+    )) {
       const url = fillPath(route.url, worldParams(route.url, world));
       expect({ url, status: (await t.inject({ method: 'HEAD', url })).statusCode }).toEqual({ url, status: 401 });
       const normal = await t.inject({ method: 'HEAD', url, headers: bearer(world.normal.token) });

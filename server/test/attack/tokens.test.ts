@@ -137,13 +137,14 @@ describe('tokens: forged or tampered', () => {
     }
   });
 
+  // An admin-only call: /api/type and the other public reads answer a visitor (the public site).
   it.each([
-    ['in the query string', (tok: string) => ({ url: `/api/type?token=${tok}`, headers: {} })],
-    ['in a cookie', (tok: string) => ({ url: '/api/type', headers: { cookie: `adminToken=${tok}; token=${tok}` } })],
-    ['as Basic credentials', (tok: string) => ({ url: '/api/type', headers: { authorization: `Basic ${tok}` } })],
-    ['as a bare token', (tok: string) => ({ url: '/api/type', headers: { authorization: tok } })],
-    ['twice in one header', (tok: string) => ({ url: '/api/type', headers: { authorization: `Bearer ${tok} ${tok}` } })],
-    ['in X-Access-Token', (tok: string) => ({ url: '/api/type', headers: { 'x-access-token': tok } })],
+    ['in the query string', (tok: string) => ({ url: `/api/stats?token=${tok}`, headers: {} })],
+    ['in a cookie', (tok: string) => ({ url: '/api/stats', headers: { cookie: `adminToken=${tok}; token=${tok}` } })],
+    ['as Basic credentials', (tok: string) => ({ url: '/api/stats', headers: { authorization: `Basic ${tok}` } })],
+    ['as a bare token', (tok: string) => ({ url: '/api/stats', headers: { authorization: tok } })],
+    ['twice in one header', (tok: string) => ({ url: '/api/stats', headers: { authorization: `Bearer ${tok} ${tok}` } })],
+    ['in X-Access-Token', (tok: string) => ({ url: '/api/stats', headers: { 'x-access-token': tok } })],
   ])('the token %s is not a credential', async (_label, place) => {
     expectRefusal(await t.inject({ method: 'GET', ...place(token) }), 401, EXPIRED);
   });

@@ -8,6 +8,8 @@ export interface World {
   rootId: string;
   rootToken: string;
   normal: { id: string; token: string; loginId: string };
+  /** A member of the public site (signed up through POST /api/user), with its token. */
+  member: { id: string; token: string };
   typeId: string;
   userId: string;
   bookId: string;
@@ -37,6 +39,7 @@ export async function buildWorld(t: TestContext, tag = 'world'): Promise<World> 
     rootId: whoami.json().data._id,
     rootToken,
     normal: { id: normal.id, token: normal.token, loginId: normalLogin },
+    member: await t.signUpMember('world-member'),
     typeId,
     userId,
     bookId,

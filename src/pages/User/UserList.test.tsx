@@ -5,7 +5,7 @@ import type { WhoAmI } from '#contract/admin';
 import type { User } from '#contract/user';
 import { fetchFirstPageEarly } from '@/services/table';
 import { formatDate } from '@/utils/format';
-import { confirmButton } from '@/testing/listScreen';
+import { confirmButton, findConfirmButton } from '@/testing/listScreen';
 
 const user = (n: number, loginId: string, extra: Partial<User> = {}): User => ({
   _id: `65f1a2b3c4d5e6f708192c${String(n).padStart(2, '0')}`,
@@ -207,6 +207,41 @@ describe('user list', () => {
     const returning = await screen.findByRole('dialog');
     expect(lastLogin(returning)).toHaveTextContent(formatDate(1_700_086_400_000));
     expect(within(returning).queryByText('从未登录')).toBeNull();
+  });
+
+  it('shows the member’s community-site sessions with 结束会话, and their points history', async () => {
+    const id = users[0]._id;
+    let sessions = [
+      { id: 'a'.repeat(32), createdAt: 1_700_000_000_000, expiresAt: 1_700_086_400_000, ip: '10.0.0.9', userAgent: 'Firefox' },
+    ];
+    handle = (req) => {
+      if (req.url === `/api/user/${id}/sessions` && req.method === 'GET') return { status: 200, body: envelope(sessions) };
+      if (req.url === `/api/user/${id}/sessions` && req.method === 'DELETE') {
+        sessions = [];
+        return { status: 200, body: envelope({ ended: 1 }) };
+      }
+      if (req.url.startsWith(`/api/user/${id}/points?`)) {
+        const entry = { _id: '1', delta: 4, reason: 'issue_comment', refId: 'c'.repeat(24), balance: 104, at: 1_700_000_000_000 };
+        return { status: 200, body: envelope({ currentPage: 1, eachPage: 10, count: 1, totalPage: 1, data: [entry] }) };
+      }
+      return undefined;
+    };
+    await openUsers();
+    await act(async () => {
+      fireEvent.click(within(rowOf('alice')).getByText('详情'));
+    });
+    const dialog = await screen.findByRole('dialog');
+    expect(await within(dialog).findByText('10.0.0.9')).toBeInTheDocument();
+    expect(await within(dialog).findByText('评论问答')).toBeInTheDocument();
+    expect(within(dialog).getByText('+4')).toBeInTheDocument();
+    await act(async () => {
+      fireEvent.click(within(dialog).getByRole('button', { name: '结束会话' }));
+    });
+    await act(async () => {
+      fireEvent.click(await findConfirmButton(/确\s*定|OK/));
+    });
+    await waitFor(() => expect(sent.some((r) => r.method === 'DELETE' && r.url === `/api/user/${id}/sessions`)).toBe(true));
+    expect(await within(dialog).findByText('没有登录中的会话')).toBeInTheDocument();
   });
 
   it('offers 删除 to a super admin, tells what goes with the user, and deletes', async () => {

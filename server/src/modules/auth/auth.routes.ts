@@ -12,7 +12,7 @@ import { CAPTCHA_LIFETIME_MS, type AuthService } from './auth.service';
 export const CAPTCHA_COOKIE = 'captcha_id';
 
 // The cookie comes from the client: anything but an id this server could have made is no captcha.
-function captchaIdOf(request: FastifyRequest): string | null {
+export function captchaIdOf(request: FastifyRequest): string | null {
   const id = request.cookies[CAPTCHA_COOKIE];
   return id && /^[0-9a-f]{32}$/.test(id) ? id : null;
 }

@@ -198,6 +198,15 @@ export function createAuthService(deps: {
 
     getKeys,
 
+    /** Uses the captcha up, right or wrong; 400 验证码错误 unless `answer` was its answer and it is still valid. */
+    async passCaptcha(captchaId: string | null, answer: string): Promise<void> {
+      const at = now();
+      const captcha = captchaId ? await repo.consumeCaptcha(captchaId) : null;
+      if (!captcha || captcha.expiresAt <= at || !sameHash(captcha.answerHash, answerHash(captchaId!, answer))) {
+        throw badRequest(AUTH_MESSAGES.wrongCaptcha);
+      }
+    },
+
     /**
      * Runs a secret check of a signed-in admin (a current password, a TOTP code) under the login
      * throttle: refused at once when the account or address is locked, and a wrong answer counts
@@ -223,10 +232,7 @@ export function createAuthService(deps: {
       // Any attempt uses the captcha up, right or wrong. Only an attempt that passed it counts
       // against an account or an address: requests without a solved captcha cost an attacker
       // nothing, and must not lock anybody out.
-      const captcha = captchaId ? await repo.consumeCaptcha(captchaId) : null;
-      if (!captcha || captcha.expiresAt <= at || !sameHash(captcha.answerHash, answerHash(captchaId!, body.captcha))) {
-        throw badRequest(AUTH_MESSAGES.wrongCaptcha);
-      }
+      await service.passCaptcha(captchaId, body.captcha);
       // Refused before the (slow) password hash when already locked.
       await mustNotBeLocked(keys, since);
 

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, randomInt } from 'node:crypto';
-import { createTokens } from './tokens';
+import { createTokens, MEMBER_KIND } from './tokens';
 
 /**
  * Everything the server derives from its JWT secret: the token signer, the key that encrypts TOTP
@@ -14,6 +14,8 @@ export function createKeys(jwtSecret: string) {
   const recoveryKey = derive('recovery-code-v1');
   return {
     tokens: createTokens(jwtSecret),
+    /** Members' tokens: their own key, so that neither kind of token ever passes the other's check. */
+    memberTokens: createTokens(derive('member-token-v1').toString('base64url'), MEMBER_KIND),
 
     /** AES-256-GCM: `v1.<iv>.<tag>.<ciphertext>`, base64url. */
     seal(plain: string): string {

@@ -14,7 +14,10 @@ const ALGORITHM = 'HS256' as const;
 /** How many verified tokens a process remembers (an admin's browser holds one per session). */
 const REMEMBERED_TOKENS = 1000;
 
-export function createTokens(secret: string) {
+/** The claim a member's token carries (signed with its own key): what routes a call to the member side. */
+export const MEMBER_KIND = 'member';
+
+export function createTokens(secret: string, kind?: typeof MEMBER_KIND) {
   const verifier = createVerifier({ key: secret, algorithms: [ALGORITHM] });
   // Every call checks its token. A token that verified is remembered, by its own text, with its
   // claims and its expiry: the same token again is then a map lookup and a clock check, where
@@ -25,7 +28,7 @@ export function createTokens(secret: string) {
   const verified = new LRUCache<string, { claims: TokenClaims & { expiresAt: number }; expiresAt: number }>({ max: REMEMBERED_TOKENS });
   return {
     sign(claims: TokenClaims, lifetimeMs: number): string {
-      return createSigner({ key: secret, algorithm: ALGORITHM, expiresIn: lifetimeMs })({ ...claims });
+      return createSigner({ key: secret, algorithm: ALGORITHM, expiresIn: lifetimeMs })(kind ? { ...claims, kind } : { ...claims });
     },
     /** The claims of a well-signed, unexpired token and when it expires (epoch ms), or null. */
     verify(token: string): (TokenClaims & { expiresAt: number }) | null {
@@ -34,16 +37,33 @@ export function createTokens(secret: string) {
         if (Date.now() < known.expiresAt) return known.claims;
         verified.delete(token);
       }
-      let payload: Partial<TokenClaims> & { exp?: number };
+      let payload: Partial<TokenClaims> & { exp?: number; kind?: unknown };
       try {
         payload = verifier(token) as typeof payload;
       } catch {
         return null;
       }
       if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string' || typeof payload.exp !== 'number') return null;
+      if (payload.kind !== kind) return null;
       const claims = { sub: payload.sub, sid: payload.sid, expiresAt: payload.exp * 1000 };
       verified.set(token, { claims, expiresAt: claims.expiresAt });
       return claims;
     },
   };
+}
+
+/**
+ * Whose token an Authorization header carries, read without checking it (the check is the
+ * route's): 'visitor' without one, 'member' when its payload says so, else 'admin'. Only routes
+ * the call to a side; a forged claim meets that side's own key and is refused there.
+ */
+export function audienceOf(authorization: string | undefined): 'visitor' | 'member' | 'admin' {
+  if (authorization === undefined) return 'visitor';
+  const payload = /^Bearer\s+[^.\s]+\.([^.\s]+)\.[^.\s]+\s*$/i.exec(authorization)?.[1];
+  if (!payload) return 'admin';
+  try {
+    return (JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { kind?: unknown }).kind === MEMBER_KIND ? 'member' : 'admin';
+  } catch {
+    return 'admin';
+  }
 }

@@ -19,7 +19,7 @@ import type { TrashBin } from '../trash/trash.service';
 import type { TypeRepository } from '../type/type.repository';
 import type { BookChanges, BookRepository, BookRow } from './book.repository';
 
-function toBook(row: BookRow): Book {
+export function toBook(row: BookRow): Book {
   return {
     _id: row.id,
     bookTitle: row.bookTitle,

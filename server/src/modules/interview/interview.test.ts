@@ -143,8 +143,7 @@ describe('GET /api/interview (paged)', () => {
 
 describe('access', () => {
   it.each([
-    ['GET', '/api/interview'],
-    ['GET', '/api/interview/0123456789abcdef01234567'],
+    // The public site answers visitors its reads (and a view, a sign-up) at these paths: server/test/site/site.test.ts.
     ['POST', '/api/interview'],
     ['PATCH', '/api/interview/0123456789abcdef01234567'],
     ['DELETE', '/api/interview/0123456789abcdef01234567'],

@@ -21,7 +21,7 @@ import type { TypeRepository } from '../type/type.repository';
 import type { UserRepository } from '../user/user.repository';
 import type { IssueRepository, IssueWithUser } from './issue.repository';
 
-function toIssue(row: IssueWithUser): Issue {
+export function toIssue(row: IssueWithUser): Issue {
   const { user } = row;
   return {
     _id: row.id,

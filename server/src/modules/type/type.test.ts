@@ -117,7 +117,7 @@ describe('type API (normal admins may read and write)', () => {
   });
 
   it.each([
-    ['GET', '/api/type'],
+    // The public site answers visitors its reads (and a view, a sign-up) at these paths: server/test/site/site.test.ts.
     ['POST', '/api/type'],
     ['PATCH', '/api/type/0123456789abcdef01234567'],
     ['DELETE', '/api/type/0123456789abcdef01234567'],

@@ -45,14 +45,15 @@ export async function inspectImage(bytes: Buffer): Promise<{ ext: string; mime: 
 export function createUploadService(deps: { db: Db; uploads: UploadRepository; audit: Audit; now?: () => number }) {
   const now = deps.now ?? Date.now;
   return {
-    /** Stores an image and answers the path it is served at. */
-    async store(actor: Actor, bytes: Buffer): Promise<string> {
+    /** Stores an image and answers the path it is served at; an admin's upload is audited, a member's (actor null) is not. */
+    async store(actor: Actor | null, bytes: Buffer): Promise<string> {
       const { ext, mime } = await inspectImage(bytes);
       const id = newId();
       // Uploads are written by nobody else: no table lock, but the entry still commits with the image.
       await deps.db.transaction(async (tx) => {
         await deps.uploads.insert({ id, ext, mime, size: bytes.length, data: bytes, createdAt: now() }, tx);
-        await deps.audit.record(tx, actor, { action: AUDIT_ACTIONS.create, entity: 'upload', entityId: id, title: `${id}.${ext}` });
+        if (actor)
+          await deps.audit.record(tx, actor, { action: AUDIT_ACTIONS.create, entity: 'upload', entityId: id, title: `${id}.${ext}` });
       });
       return `${UPLOAD_URL_PREFIX}${id}.${ext}`;
     },

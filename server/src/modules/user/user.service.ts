@@ -48,6 +48,8 @@ export function createUserService(deps: {
   comments: CommentRepository;
   bin: TrashBin;
   audit: Audit;
+  /** Ends members' sessions (modules/site): a user disabled or given a new password is signed out everywhere. */
+  memberSessions?: { endAllOf(userIds: readonly string[], executor: Db): Promise<number> };
   now?: () => number;
 }) {
   const { db, users, issues, comments, bin, audit } = deps;
@@ -165,6 +167,7 @@ export function createUserService(deps: {
           checkGuard(before, guard);
           const updated = await users.update(id, changes, tx);
           if (!updated) throw notFound(USER_MESSAGES.notFound);
+          if (changes.enabled === false || changes.passwordHash) await deps.memberSessions?.endAllOf([id], tx);
           await audit.record(tx, actor, {
             action: guard?.action ?? updateAction(changes),
             entity: 'user',
@@ -204,6 +207,7 @@ export function createUserService(deps: {
       await writeTransaction(db, ['users'], async (tx) => {
         const rows = await lockRows(tx, usersTable, ids);
         await users.setEnabled(ids, enabled, tx);
+        if (!enabled) await deps.memberSessions?.endAllOf(ids, tx);
         await audit.record(
           tx,
           actor,
