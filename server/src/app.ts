@@ -47,6 +47,7 @@ import { createTrashRepository } from './modules/trash/trash.repository';
 import { trashRoutes } from './modules/trash/trash.routes';
 import { createTrashService, trashExpiryJob } from './modules/trash/trash.service';
 import { startJobs } from './lib/jobs';
+import { AUDIT_ACTIONS } from '#contract/audit';
 import { createTypeRepository } from './modules/type/type.repository';
 import { typeRoutes } from './modules/type/type.routes';
 import { createTypeService } from './modules/type/type.service';
@@ -56,6 +57,18 @@ import { createUploadService } from './modules/upload/upload.service';
 import { createUserRepository } from './modules/user/user.repository';
 import { userRoutes } from './modules/user/user.routes';
 import { createUserService } from './modules/user/user.service';
+import { createReviewHub } from './modules/review/review.events';
+import { reviewRoutes } from './modules/review/review.routes';
+import { createReviewService } from './modules/review/review.service';
+import { createNoteService } from './modules/sanction/note.service';
+import { memberFileRoutes } from './modules/sanction/sanction.routes';
+import { createSanctionService, sanctionExpiryJob, type SanctionService } from './modules/sanction/sanction.service';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    sanctions: SanctionService;
+  }
+}
 
 export interface AppOptions {
   config: Config;
@@ -141,6 +154,16 @@ export async function buildApp({ config, database, logging = silentLogging(), no
     now,
   });
   const comments = createCommentService({ db, comments: commentRepo, users: userRepo, bin: trash, audit, now });
+  const sanctions = createSanctionService({ db, audit, timeZone: config.timeZone, now });
+  const notes = createNoteService({ db, audit, now });
+  // The member calls (branch wt-site) refuse a sanctioned member through app.sanctions (docs/api.md "Sanctions").
+  app.decorate('sanctions', sanctions);
+  const review = createReviewService({ db, audit, issues, trash, now });
+  const reviewHub = createReviewHub({
+    database,
+    counts: review.counts,
+    onError: (error) => app.log.error({ err: error }, 'review events failed'),
+  });
   const auditRepo = createAuditRepository(db);
   const auditLog = createAuditService({
     repo: auditRepo,
@@ -151,6 +174,12 @@ export async function buildApp({ config, database, logging = silentLogging(), no
       interview: (actor, id, fields, guard) => interviews.update(actor, id, fields, guard),
       issue: (actor, id, fields, guard) => issues.update(actor, id, fields, guard),
       type: (actor, id, fields, guard) => types.rename(actor, id, String(fields.typeName), guard),
+    },
+    actionReverters: {
+      [AUDIT_ACTIONS.reviewReject]: review.revertReject,
+      [AUDIT_ACTIONS.mute]: sanctions.revertImposed,
+      [AUDIT_ACTIONS.suspend]: sanctions.revertImposed,
+      [AUDIT_ACTIONS.liftSanction]: sanctions.revertLift,
     },
   });
   const auditRetention = createAuditRetention({
@@ -185,6 +214,8 @@ export async function buildApp({ config, database, logging = silentLogging(), no
   await app.register(typeRoutes, { prefix: '/api/type', types });
   await app.register(uploadRoutes, { prefix: '/api/upload', uploads });
   await app.register(userRoutes, { prefix: '/api/user', users });
+  await app.register(memberFileRoutes, { prefix: '/api/user', sanctions, notes, fileOf: review.fileOf });
+  await app.register(reviewRoutes, { prefix: '/api/review', review, hub: reviewHub });
   await app.register(bookRoutes, { prefix: '/api/book', books });
   await app.register(interviewRoutes, { prefix: '/api/interview', interviews });
   await app.register(issueRoutes, { prefix: '/api/issue', issues });
@@ -208,9 +239,13 @@ export async function buildApp({ config, database, logging = silentLogging(), no
   // requests, as in tests and dev:mock, leaves them to the test's clock), all stopped on close.
   let stopJobs: (() => Promise<void>) | null = null;
   app.addHook('onListen', async () => {
-    stopJobs ??= startJobs([auditRetention.job, trashExpiryJob(trash)], (error, job) =>
+    stopJobs ??= startJobs([auditRetention.job, trashExpiryJob(trash), sanctionExpiryJob(sanctions)], (error, job) =>
       app.log.error({ err: error }, `${job.name} failed`),
     );
+  });
+  // Open event streams would hold the close back: they end first.
+  app.addHook('preClose', async () => {
+    await reviewHub.close();
   });
   app.addHook('onClose', async () => {
     await stopJobs?.();

@@ -396,3 +396,83 @@ export const trash = pgTable(
     index('trash_expires_at_idx').on(t.expiresAt),
   ],
 );
+
+/**
+ * Sanctions on a member (issue 25): 禁言 (`mute`: cannot post or comment) and 封禁 (`suspend`:
+ * cannot sign in), for `days` or for good (null). Active while not lifted and `ends_at` is null or
+ * later than now; the clock's lift (modules/sanction, a Job) only writes `lifted_at` for the
+ * record. No foreign key: a member sent to the recycle bin and brought back keeps their file.
+ */
+export const userSanctions = pgTable(
+  'user_sanctions',
+  {
+    id: id('id').primaryKey(),
+    userId: id('user_id').notNull(),
+    kind: text('kind').notNull(),
+    days: smallint('days'),
+    reason: text('reason').notNull(),
+    byAdminId: id('by_admin_id').notNull(),
+    byLoginId: text('by_login_id').notNull(),
+    startsAt: epochMs('starts_at').notNull(),
+    endsAt: epochMs('ends_at'),
+    /** Who lifted it by hand; null with lifted_at set: the clock did, at its end. */
+    liftedBy: id('lifted_by'),
+    liftedByLoginId: text('lifted_by_login_id'),
+    liftedAt: epochMs('lifted_at'),
+  },
+  (t) => [
+    index('user_sanctions_user_idx').on(t.userId, t.startsAt.desc(), t.id.desc()),
+    // What the clock still has to lift: a few rows, whatever the history holds.
+    index('user_sanctions_open_end_idx').on(t.endsAt).where(sql`${t.liftedAt} is null and ${t.endsAt} is not null`),
+  ],
+);
+
+/** Admins' notes about a member, shown in the author's file. */
+export const userNotes = pgTable(
+  'user_notes',
+  {
+    id: id('id').primaryKey(),
+    userId: id('user_id').notNull(),
+    adminId: id('admin_id').notNull(),
+    adminLoginId: text('admin_login_id').notNull(),
+    body: text('body').notNull(),
+    createdAt: epochMs('created_at').notNull(),
+  },
+  (t) => [index('user_notes_user_idx').on(t.userId, t.createdAt.desc(), t.id.desc())],
+);
+
+/**
+ * Every decision of the review queue (审核台): who decided which item how, so that a second
+ * decision is told who made the first, and the author's file counts what was rejected (the
+ * rejected rows themselves are in the recycle bin). `reverted_at` is set by 撤销.
+ */
+export const reviewDecisions = pgTable(
+  'review_decisions',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    kind: text('kind').notNull(),
+    itemId: id('item_id').notNull(),
+    authorId: id('author_id').notNull(),
+    decision: text('decision').notNull(),
+    reason: text('reason').notNull().default(''),
+    decidedBy: id('decided_by').notNull(),
+    decidedByLoginId: text('decided_by_login_id').notNull(),
+    decidedAt: epochMs('decided_at').notNull(),
+    revertedAt: epochMs('reverted_at'),
+  },
+  (t) => [
+    index('review_decisions_item_idx').on(t.kind, t.itemId, t.decidedAt.desc(), t.id.desc()),
+    index('review_decisions_author_idx').on(t.authorId, t.kind, t.decision).where(sql`${t.revertedAt} is null`),
+  ],
+);
+
+/** The reasons of 拒绝 the admins keep for the queue's reason list. */
+export const reviewReasons = pgTable(
+  'review_reasons',
+  {
+    id: id('id').primaryKey(),
+    text: text('text').notNull(),
+    createdAt: epochMs('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('review_reasons_text_key').on(t.text)],
+);
