@@ -47,6 +47,11 @@ export const BACKED_UP_TABLES: readonly string[] = [
   'uploads',
   'audit_log',
   'trash',
+  'moderation_words',
+  'moderation_settings',
+  'moderation_flags',
+  'webhooks',
+  'webhook_deliveries',
 ];
 
 /** Tables the database derives from the others (kept by triggers); a restore rebuilds them. */
