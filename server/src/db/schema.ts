@@ -177,6 +177,8 @@ export const users = pgTable(
     lastLoginDate: epochMs('last_login_date').notNull(),
     /** canonicalLoginId(loginId) (lib/account-names.ts); null only for rows the migration runner has not reached yet. */
     loginKey: text('login_key'),
+    /** 先审后发: every post of this member is held for review (modules/moderation). */
+    reviewFirst: boolean('review_first').notNull().default(false),
   },
   (t) => [
     uniqueIndex('users_login_id_key').on(t.loginId),
@@ -273,6 +275,8 @@ export const comments = pgTable(
     commentContent: text('comment_content').notNull(),
     commentDate: epochMs('comment_date').notNull(),
     commentType: smallint('comment_type').notNull(),
+    /** Held by a moderation rule: shown to admins, hidden from visitors and members until approved. */
+    held: boolean('held').notNull().default(false),
   },
   (t) => [
     index('comments_type_date_idx').on(t.commentType, t.commentDate.desc(), t.id.desc()),
@@ -475,4 +479,104 @@ export const reviewReasons = pgTable(
     createdAt: epochMs('created_at').notNull(),
   },
   (t) => [uniqueIndex('review_reasons_text_key').on(t.text)],
+);
+
+/**
+ * The moderation word list (敏感词): `folded` is the word as the matcher sees it (modules/moderation/fold.ts),
+ * unique so that two spellings of one word cannot carry two actions.
+ */
+export const moderationWords = pgTable(
+  'moderation_words',
+  {
+    id: id('id').primaryKey(),
+    word: text('word').notNull(),
+    folded: text('folded').notNull(),
+    /** 'reject' | 'hold' | 'flag' */
+    action: varchar('action', { length: 8 }).notNull(),
+    createdBy: id('created_by').notNull(),
+    createdAt: epochMs('created_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('moderation_words_folded_key').on(t.folded),
+    index('moderation_words_created_at_idx').on(t.createdAt.desc(), t.id.desc()),
+  ],
+);
+
+/** The account rules, one row (id 1, inserted by the migration): 0 turns a rule off. */
+export const moderationSettings = pgTable('moderation_settings', {
+  id: smallint('id').primaryKey(),
+  /** Hold the first N posts (questions and comments) of every account. */
+  holdFirstPosts: integer('hold_first_posts').notNull().default(0),
+  /** Hold posts with a link from accounts registered less than D days ago. */
+  holdLinksDays: integer('hold_links_days').notNull().default(0),
+  /** Raised by every change of the word list: each process rebuilds its matcher when it sees a new one. */
+  wordsVersion: integer('words_version').notNull().default(0),
+  updatedAt: epochMs('updated_at').notNull(),
+});
+
+/**
+ * What a rule held or flagged and waits for a decision (the queue, 审核台). `reasons`:
+ * `[{ rule, action, words }]`. At most one open flag per item.
+ */
+export const moderationFlags = pgTable(
+  'moderation_flags',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    /** 'issue' | 'comment' | 'user' */
+    kind: varchar('kind', { length: 8 }).notNull(),
+    itemId: id('item_id').notNull(),
+    reasons: jsonb('reasons').notNull(),
+    /** 'open' | 'approved' | 'rejected' */
+    state: varchar('state', { length: 8 }).notNull().default('open'),
+    decidedBy: id('decided_by'),
+    decidedAt: epochMs('decided_at'),
+    reason: text('reason'),
+    createdAt: epochMs('created_at').notNull(),
+  },
+  (t) => [
+    index('moderation_flags_state_created_at_idx').on(t.state, t.createdAt, t.id),
+    uniqueIndex('moderation_flags_open_item_key').on(t.kind, t.itemId).where(sql`${t.state} = 'open'`),
+    index('moderation_flags_item_idx').on(t.kind, t.itemId),
+  ],
+);
+
+/** Outgoing notifications: group robots (企业微信, 钉钉, 飞书) and generic signed JSON webhooks. */
+export const webhooks = pgTable('webhooks', {
+  id: id('id').primaryKey(),
+  name: text('name').notNull(),
+  /** 'wecom' | 'dingtalk' | 'feishu' | 'json' */
+  kind: varchar('kind', { length: 10 }).notNull(),
+  url: text('url').notNull(),
+  /** Encrypted (modules/account/secret-box.ts); shown once when set, never returned again. */
+  secret: text('secret'),
+  /** Which events it receives: 'waiting' (new items waiting), 'rule' (a rule fired). */
+  events: jsonb('events').notNull(),
+  enabled: boolean('enabled').notNull().default(true),
+  createdAt: epochMs('created_at').notNull(),
+});
+
+/** The delivery queue and log of each webhook; retried with back-off, old rows removed (WEBHOOK_RETENTION_DAYS). */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    webhookId: id('webhook_id')
+      .notNull()
+      .references(() => webhooks.id, { onDelete: 'cascade' }),
+    event: varchar('event', { length: 16 }).notNull(),
+    payload: jsonb('payload').notNull(),
+    /** 'pending' | 'delivered' | 'failed' (gave up after the last attempt) */
+    state: varchar('state', { length: 10 }).notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: epochMs('next_attempt_at').notNull(),
+    lastStatus: integer('last_status'),
+    lastError: text('last_error'),
+    createdAt: epochMs('created_at').notNull(),
+    deliveredAt: epochMs('delivered_at'),
+  },
+  (t) => [
+    index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.state} = 'pending'`),
+    index('webhook_deliveries_webhook_idx').on(t.webhookId, t.createdAt.desc(), t.id.desc()),
+    index('webhook_deliveries_created_at_idx').on(t.createdAt),
+  ],
 );

@@ -136,6 +136,7 @@ export function createCommentService(deps: {
             typeId,
             commentContent,
             commentDate: at,
+            held: false,
             commentType,
           },
           tx,
