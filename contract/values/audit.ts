@@ -55,6 +55,9 @@ export const REVERTIBLE_ACTIONS: readonly AuditAction[] = [
   AUDIT_ACTIONS.liftSanction,
 ];
 
+/** Likewise for one entity's entries of an action: a comment held again, a member's flag open again. */
+export const REVERTED_BY_ENTITY_ACTION: readonly string[] = [`comment:${AUDIT_ACTIONS.approve}`, `user:${AUDIT_ACTIONS.approve}`];
+
 /**
  * Revertible actions whose entries hold no field values to put back: a rejection is brought back
  * from the recycle bin, a sanction lifted, a lifted sanction put back in force.

@@ -158,7 +158,7 @@ export async function buildApp({ config, database, logging = silentLogging(), no
   const notes = createNoteService({ db, audit, now });
   // The member calls (branch wt-site) refuse a sanctioned member through app.sanctions (docs/api.md "Sanctions").
   app.decorate('sanctions', sanctions);
-  const review = createReviewService({ db, audit, issues, trash, now });
+  const review = createReviewService({ db, audit, issues, comments, users, trash, now });
   const reviewHub = createReviewHub({
     database,
     counts: review.counts,
@@ -177,6 +177,8 @@ export async function buildApp({ config, database, logging = silentLogging(), no
     },
     actionReverters: {
       [AUDIT_ACTIONS.reviewReject]: review.revertReject,
+      [`comment:${AUDIT_ACTIONS.approve}`]: review.revertApprove,
+      [`user:${AUDIT_ACTIONS.approve}`]: review.revertApprove,
       [AUDIT_ACTIONS.mute]: sanctions.revertImposed,
       [AUDIT_ACTIONS.suspend]: sanctions.revertImposed,
       [AUDIT_ACTIONS.liftSanction]: sanctions.revertLift,

@@ -2,6 +2,7 @@ import {
   AUDIT_ACTIONS,
   AUDIT_MESSAGES,
   REVERTED_BY_ACTION,
+  REVERTED_BY_ENTITY_ACTION,
   REVERTIBLE_ACTIONS,
   type AuditAction,
   type AuditChange,
@@ -79,7 +80,9 @@ function toEntry(row: AuditRow, names?: RecordNames): AuditEntry {
     changes,
     revertible:
       REVERTIBLE_ACTIONS.includes(row.action as AuditAction) &&
-      (REVERTED_BY_ACTION.includes(row.action as AuditAction) || restorable(row).length > 0),
+      (REVERTED_BY_ACTION.includes(row.action as AuditAction) ||
+        REVERTED_BY_ENTITY_ACTION.includes(`${row.entity}:${row.action}`) ||
+        restorable(row).length > 0),
   };
   if (names && isRecordEntry(row)) {
     const table = row.entity as NamedTable;
@@ -124,7 +127,8 @@ export type ActionReverter = (actor: Actor, entry: { entity: string; entityId: s
 export function createAuditService(deps: {
   repo: AuditRepository;
   reverters: Partial<Record<AuditEntity, Reverter>>;
-  actionReverters?: Partial<Record<AuditAction, ActionReverter>>;
+  /** By action, or by `entity:action` where one entity's entries of an action go back another way. */
+  actionReverters?: Partial<Record<AuditAction | `${AuditEntity}:${AuditAction}`, ActionReverter>>;
 }) {
   const { repo, reverters } = deps;
   const actionReverters = deps.actionReverters ?? {};
@@ -154,7 +158,8 @@ export function createAuditService(deps: {
     async revert(actor: Actor, auditId: number): Promise<AuditEntry[]> {
       const row = await repo.findById(auditId);
       if (!row) throw notFound(AUDIT_MESSAGES.notFound);
-      const byAction = actionReverters[row.action as AuditAction];
+      const byAction =
+        actionReverters[`${row.entity as AuditEntity}:${row.action as AuditAction}`] ?? actionReverters[row.action as AuditAction];
       if (byAction) {
         await byAction(actor, { entity: row.entity, entityId: row.entityId, changes: changesOf(row) });
         return entriesOf(repo, await repo.history(row.entity, row.entityId));

@@ -7,14 +7,11 @@ import { toSanction } from '../sanction/sanction.service';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** Whether a comment row is held (not shown to visitors); false until a held state exists. */
-export type HeldComment = ReturnType<typeof sql<boolean>> | null;
-
 /**
  * The author's file (作者档案) of several members at once: a fixed number of indexed queries
  * whatever their number (users by id; issues, comments, decisions, sanctions and notes by user id).
  */
-export async function authorFiles(db: Db, ids: readonly string[], at: number, heldComment: HeldComment): Promise<Map<string, AuthorFile>> {
+export async function authorFiles(db: Db, ids: readonly string[], at: number): Promise<Map<string, AuthorFile>> {
   const wanted = [...new Set(ids)];
   const files = new Map<string, AuthorFile>();
   if (!wanted.length) return files;
@@ -37,10 +34,10 @@ export async function authorFiles(db: Db, ids: readonly string[], at: number, he
       .where(inArray(issues.userId, wanted))
       .groupBy(issues.userId, issues.issueStatus),
     db
-      .select({ userId: comments.userId, held: heldComment ?? sql<boolean>`false`, n: sql<number>`count(*)::int` })
+      .select({ userId: comments.userId, held: comments.held, n: sql<number>`count(*)::int` })
       .from(comments)
       .where(inArray(comments.userId, wanted))
-      .groupBy(comments.userId, heldComment ?? sql`2`),
+      .groupBy(comments.userId, comments.held),
     db
       .select({ userId: reviewDecisions.authorId, kind: reviewDecisions.kind, n: sql<number>`count(*)::int` })
       .from(reviewDecisions)

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { AUDIT_ACTIONS } from '#contract/audit';
 import { ERROR_CODES } from '#contract/envelope';
 import { AWAITING_APPROVAL_RULE } from '#contract/review';
-import { issues, trash } from '../../db/schema';
+import { comments, issues, moderationFlags, trash } from '../../db/schema';
 import { contentFixtures } from '../../../test/content';
 import { bearer, createTestContext, passwordOf, ROOT_LOGIN, ROOT_PASSWORD, type TestContext } from '../../../test/harness';
 
@@ -142,6 +142,85 @@ describe('the queue', () => {
     ] as const) {
       expect((await t.inject({ method, url })).statusCode).toBe(401);
     }
+  });
+});
+
+describe('items held or flagged by a rule', () => {
+  let issueId: string;
+  let held: string;
+  let flaggedUser: string;
+  const flag = async (kind: string, itemId: string, createdAt: number, words: string[]) => {
+    const [row] = await t.database.db
+      .insert(moderationFlags)
+      .values({ kind, itemId, reasons: [{ rule: 'word', action: 'hold', words }], createdAt })
+      .returning({ id: moderationFlags.id });
+    return row.id;
+  };
+  beforeAll(async () => {
+    issueId = await fx.issue(authorId, typeId, { issueTitle: '评论所在', issueStatus: true });
+    held = await fx.comment({
+      userId: authorId,
+      typeId,
+      issueId,
+      held: true,
+      commentContent: '<p>加微信 <b>vx123</b></p>',
+      commentDate: base + 10,
+    });
+    await flag('comment', held, base + 10, ['微信']);
+    flaggedUser = await fx.user({ loginId: 'flagged-user', nickname: '免费代刷', intro: '<b>点我</b>' });
+    await flag('user', flaggedUser, base + 20, ['代刷']);
+    // A flag whose item is gone is not shown.
+    await flag('comment', 'bbbbbbbbbbbbbbbbbbbbbbbb', base + 5, ['x']);
+  });
+
+  it('lists them oldest first with the rule and its words, by kind and by rule', async () => {
+    const page = await queue('?kind=comment');
+    expect(page.data.data).toMatchObject([
+      { kind: 'comment', id: held, content: '<p>加微信 <b>vx123</b></p>', where: { kind: 'issue', id: issueId, title: '评论所在' } },
+    ]);
+    expect(page.data.data[0].reasons).toEqual([{ rule: 'word', action: 'hold', words: ['微信'] }]);
+    expect(page.data.data[0].author.comments.held).toBe(1);
+    const users = (await queue('?kind=user')).data.data;
+    expect(users).toMatchObject([
+      { kind: 'user', id: flaggedUser, title: '免费代刷', content: '<p>免费代刷</p><p>&lt;b&gt;点我&lt;/b&gt;</p>' },
+    ]);
+    const byRule = (await queue('?rule=word')).data.data.map((i: { id: string }) => i.id);
+    expect(byRule).toEqual([held, flaggedUser]);
+    const counts = (await t.inject({ method: 'GET', url: '/api/review/counts', ...as() })).json().data;
+    expect(counts).toMatchObject({ comment: 2, user: 1 });
+  });
+
+  it('approving a held comment shows it and closes its flag; 撤销 holds it again', async () => {
+    const approved = await decide({ items: [{ kind: 'comment', id: held }], decision: 'approve' });
+    expect(approved.statusCode).toBe(200);
+    const [row] = await t.database.db.select().from(comments).where(eq(comments.id, held));
+    expect(row.held).toBe(false);
+    const [closed] = await t.database.db.select().from(moderationFlags).where(eq(moderationFlags.itemId, held));
+    expect(closed.state).toBe('approved');
+    const twice = await decide({ items: [{ kind: 'comment', id: held }], decision: 'reject' }, other);
+    expect(twice.statusCode).toBe(409);
+    expect(twice.json().msg).toContain(`reviewer-a ${AUDIT_ACTIONS.approve}`);
+    const undo = await t.inject({ method: 'POST', url: `/api/audit/${approved.json().data.auditIds[0]}/revert`, ...as() });
+    expect(undo.statusCode).toBe(200);
+    const [again] = await t.database.db.select().from(comments).where(eq(comments.id, held));
+    expect(again.held).toBe(true);
+    expect((await queue('?kind=comment')).data.data.map((i: { id: string }) => i.id)).toEqual([held]);
+  });
+
+  it('rejecting a member is a super admin decision; approving closes the flag', async () => {
+    expect((await decide({ items: [{ kind: 'user', id: flaggedUser }], decision: 'reject' })).statusCode).toBe(403);
+    expect((await decide({ items: [{ kind: 'user', id: flaggedUser }], decision: 'approve' })).statusCode).toBe(200);
+    expect((await queue('?kind=user')).data.count).toBe(0);
+  });
+
+  it('rejects a held comment into the bin and 撤销 brings it back held, in the queue', async () => {
+    const rejected = await decide({ items: [{ kind: 'comment', id: held }], decision: 'reject', reason: '引流' });
+    expect(rejected.statusCode).toBe(200);
+    expect(await t.database.db.select().from(comments).where(eq(comments.id, held))).toEqual([]);
+    expect((await t.inject({ method: 'POST', url: `/api/audit/${rejected.json().data.auditIds[0]}/revert`, ...as() })).statusCode).toBe(
+      200,
+    );
+    expect((await queue('?kind=comment')).data.data.map((i: { id: string }) => i.id)).toEqual([held]);
   });
 });
 
