@@ -92,6 +92,9 @@ export async function buildApp({ config, database, logging = silentLogging(), no
     },
     ...validatorOptions,
     return503OnClosing: true,
+    // A close comes after the drain (plugins/drain.ts) has let the calls in flight finish: what is
+    // still open then is kept-alive sockets and event streams (审核台 tabs), which must not hold it.
+    forceCloseConnections: true,
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();

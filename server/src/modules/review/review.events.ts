@@ -66,6 +66,8 @@ export function createReviewHub(deps: { database: Database; counts: () => Promis
         'content-type': 'text/event-stream; charset=utf-8',
         'cache-control': 'no-cache, no-transform',
         'x-accel-buffering': 'no',
+        // The connection is the stream's alone: when it ends the socket goes too, not back to keep-alive.
+        connection: 'close',
       });
       streams.add(response);
       const keepAlive = setInterval(() => response.write(': keep-alive\n\n'), KEEPALIVE_MS);
@@ -85,7 +87,8 @@ export function createReviewHub(deps: { database: Database; counts: () => Promis
     /** Ends every stream and stops listening (the server is closing). */
     async close() {
       if (pending) clearTimeout(pending);
-      for (const stream of streams) stream.end();
+      // Destroyed, not ended: a closing server must not wait for the page at the other end.
+      for (const stream of streams) stream.destroy();
       streams.clear();
       const stop = stopListening;
       stopListening = null;

@@ -37,7 +37,7 @@ export const reviewRoutes: FastifyPluginAsyncTypebox<{ review: ReviewService; hu
   app.get(
     '/events',
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', stream: true },
       schema: {
         summary: '实时事件（text/event-stream）：counts（待审数量）、change（队列有变化）、presence（谁在查看哪一项）',
       },

@@ -3,6 +3,7 @@ import HistoryButton from '@/components/HistoryDrawer';
 import { DEFAULT_AVATAR } from '@/constants';
 import type { User } from '#contract/user';
 import { formatDate } from '@/utils/format';
+import MemberFile from './MemberFile';
 
 const orUnset = (text: string) => text || '未填写';
 
@@ -43,6 +44,7 @@ export default function UserDetail({ user, onClose }: { user: User | null; onClo
           <Descriptions.Item label="当前积分">{user.points}</Descriptions.Item>
         </Descriptions>
       )}
+      {user && <MemberFile userId={user._id} />}
     </Modal>
   );
 }
