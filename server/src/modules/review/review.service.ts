@@ -85,18 +85,23 @@ export function createReviewService(deps: {
   async function waitingPage(query: ReviewListQuery, limit: number, offset: number) {
     const kind = query.kind || null;
     const rule = query.rule || null;
-    const flags = sql`select f.kind, f.item_id as id, f.created_at as at, f.reasons
+    // Each side walks its own index in order and stops at the page's end; the two are then merged.
+    // A sort over the union would read every waiting row (100,000) for each page.
+    const end = limit + offset;
+    const flags = sql`(select f.kind, f.item_id as id, f.created_at as at, f.reasons
       from moderation_flags f
       where f.state = 'open'
         ${kind ? sql`and f.kind = ${kind}` : sql``}
         ${rule ? sql`and f.reasons @> ${JSON.stringify([{ rule }])}::jsonb` : sql``}
         and case f.kind when 'issue' then exists (select 1 from issues x where x.id = f.item_id)
           when 'comment' then exists (select 1 from comments x where x.id = f.item_id)
-          else exists (select 1 from users x where x.id = f.item_id) end`;
-    const awaiting = sql`select 'issue'::varchar as kind, i.id, i.issue_date as at, null::jsonb as reasons
+          else exists (select 1 from users x where x.id = f.item_id) end
+      order by f.created_at, f.id limit ${end})`;
+    const awaiting = sql`(select 'issue'::varchar as kind, i.id, i.issue_date as at, null::jsonb as reasons
       from issues i
       where i.issue_status = false
-        and not exists (select 1 from moderation_flags f where f.kind = 'issue' and f.item_id = i.id and f.state = 'open')`;
+        and not exists (select 1 from moderation_flags f where f.kind = 'issue' and f.item_id = i.id and f.state = 'open')
+      order by i.issue_date, i.id limit ${end})`;
     const withAwaiting = (!kind || kind === 'issue') && (!rule || rule === AWAITING_APPROVAL_RULE);
     const onlyAwaiting = rule === AWAITING_APPROVAL_RULE;
     const parts = [...(onlyAwaiting ? [] : [flags]), ...(withAwaiting ? [awaiting] : [])];
