@@ -25,6 +25,13 @@ const routes: AppRoute[] = [
     access: 'canNormalAdmin',
   },
   {
+    path: '/review',
+    name: '审核台',
+    icon: 'AuditOutlined',
+    component: './Review',
+    access: 'canNormalAdmin',
+  },
+  {
     path: '/admin',
     name: '管理员',
     icon: 'UserOutlined',

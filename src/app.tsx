@@ -1,5 +1,5 @@
 import type { RequestConfig, RunTimeLayoutConfig } from '@umijs/max';
-import { history, useDispatch, useModel } from '@umijs/max';
+import { history, Link, useDispatch, useModel } from '@umijs/max';
 import { ConfigProvider } from 'antd';
 import zhCN from 'antd/es/locale/zh_CN';
 import { lazy, type ReactNode, startTransition, Suspense, useEffect, useState } from 'react';
@@ -23,6 +23,9 @@ const sessionOfToken = () => takeEarly<Awaited<ReturnType<typeof whoami>>>('sess
 
 // Its Dropdown (antd's Menu) belongs with the layout, which /login never loads: kept out of umi.js.
 const HeaderAccount = lazy(() => import('@/components/HeaderAccount'));
+// Its own chunk: the badge and its live stream load beside the menu, not before it.
+const ReviewBadge = lazy(() => import('@/components/ReviewBadge'));
+const REVIEW_PATH = '/review';
 
 /** On /login a live session sends the admin back where they came from (docs/requirements.md, session). */
 async function leaveLoginIfSignedIn(): Promise<InitialState> {
@@ -118,6 +121,22 @@ export const layout: RunTimeLayoutConfig = ({ error, refresh, setInitialState })
     // the menu stays at the side.
     layout: 'mix',
     menu: { locale: false },
+    // As Umi's layout draws a menu entry (a link unless it is the page shown), with 审核台's live count.
+    menuItemRender: (item, defaultDom) => {
+      const dom =
+        item.path === REVIEW_PATH ? (
+          <span>
+            {defaultDom}
+            <Suspense fallback={null}>
+              <ReviewBadge />
+            </Suspense>
+          </span>
+        ) : (
+          defaultDom
+        );
+      if (item.isUrl || item.children || !item.path || history.location.pathname === item.path) return dom;
+      return <Link to={item.path}>{dom}</Link>;
+    },
     logout: signOut,
     rightRender: (initialState: InitialState | undefined) => (
       <Suspense fallback={null}>

@@ -26,6 +26,13 @@ export const AUDIT_ACTIONS = {
   recoveryCodesRegenerate: '重新生成恢复码',
   endSessions: '结束会话',
   securitySettings: '修改安全设置',
+  // The review queue and sanctions (issue 25): 撤销此修改 puts each back its own way (below).
+  reviewReject: '审核拒绝',
+  mute: '禁言',
+  suspend: '封禁',
+  liftSanction: '解除处罚',
+  addNote: '添加备注',
+  removeNote: '删除备注',
 } as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[keyof typeof AUDIT_ACTIONS];
@@ -42,6 +49,24 @@ export const REVERTIBLE_ACTIONS: readonly AuditAction[] = [
   AUDIT_ACTIONS.batchDisable,
   AUDIT_ACTIONS.batchApprove,
   AUDIT_ACTIONS.batchUnapprove,
+  AUDIT_ACTIONS.reviewReject,
+  AUDIT_ACTIONS.mute,
+  AUDIT_ACTIONS.suspend,
+  AUDIT_ACTIONS.liftSanction,
+];
+
+/** Likewise for one entity's entries of an action: a comment held again, a member's flag open again. */
+export const REVERTED_BY_ENTITY_ACTION: readonly string[] = [`comment:${AUDIT_ACTIONS.approve}`, `user:${AUDIT_ACTIONS.approve}`];
+
+/**
+ * Revertible actions whose entries hold no field values to put back: a rejection is brought back
+ * from the recycle bin, a sanction lifted, a lifted sanction put back in force.
+ */
+export const REVERTED_BY_ACTION: readonly AuditAction[] = [
+  AUDIT_ACTIONS.reviewReject,
+  AUDIT_ACTIONS.mute,
+  AUDIT_ACTIONS.suspend,
+  AUDIT_ACTIONS.liftSanction,
 ];
 
 /** What an entry is about, with the name the screens show. `session` is a sign-in or sign-out. */
@@ -58,6 +83,7 @@ export const AUDIT_ENTITIES = {
   import: '数据导入',
   setting: '安全设置',
   audit: '操作日志',
+  reviewReason: '拒绝理由',
 } as const;
 
 /** The security settings have no record of their own: this id names them in the log (entity `setting`). */

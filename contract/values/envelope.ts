@@ -15,6 +15,10 @@ export const ERROR_CODES = {
   /** 401: a token still good whose session the server ended (by another admin, a password change, a disabled account). */
   sessionEnded: 'SESSION_ENDED',
   forbidden: 'FORBIDDEN',
+  /** 403: a member under 禁言 posting or commenting (the message says until when). */
+  muted: 'MUTED',
+  /** 403: a member under 封禁 signing in or calling (the message says until when). */
+  suspended: 'SUSPENDED',
   /** 403: two-step sign-in is required and this admin has not set it up. */
   twoFactorSetupRequired: 'TWO_FACTOR_SETUP_REQUIRED',
   /** 400: the sign-in's second step has expired, been used up or is unknown. */

@@ -47,6 +47,7 @@ import { createTrashRepository } from './modules/trash/trash.repository';
 import { trashRoutes } from './modules/trash/trash.routes';
 import { createTrashService, trashExpiryJob } from './modules/trash/trash.service';
 import { startJobs } from './lib/jobs';
+import { AUDIT_ACTIONS } from '#contract/audit';
 import { createTypeRepository } from './modules/type/type.repository';
 import { typeRoutes } from './modules/type/type.routes';
 import { createTypeService } from './modules/type/type.service';
@@ -62,6 +63,18 @@ import { memberAdminRoutes, siteRoutes } from './modules/site/site.routes';
 import { createSiteService } from './modules/site/site.service';
 import { createViewCounter, viewFlushJob } from './modules/site/site.views';
 import { registerSiteCors } from './plugins/cors';
+import { createReviewHub } from './modules/review/review.events';
+import { reviewRoutes } from './modules/review/review.routes';
+import { createReviewService } from './modules/review/review.service';
+import { createNoteService } from './modules/sanction/note.service';
+import { memberFileRoutes } from './modules/sanction/sanction.routes';
+import { createSanctionService, sanctionExpiryJob, type SanctionService } from './modules/sanction/sanction.service';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    sanctions: SanctionService;
+  }
+}
 
 export interface AppOptions {
   config: Config;
@@ -85,6 +98,9 @@ export async function buildApp({ config, database, logging = silentLogging(), no
     },
     ...validatorOptions,
     return503OnClosing: true,
+    // A close comes after the drain (plugins/drain.ts) has let the calls in flight finish: what is
+    // still open then is kept-alive sockets and event streams (审核台 tabs), which must not hold it.
+    forceCloseConnections: true,
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -157,6 +173,16 @@ export async function buildApp({ config, database, logging = silentLogging(), no
     now,
   });
   const comments = createCommentService({ db, comments: commentRepo, users: userRepo, bin: trash, audit, now });
+  const sanctions = createSanctionService({ db, audit, timeZone: config.timeZone, now });
+  const notes = createNoteService({ db, audit, now });
+  // The member calls (branch wt-site) refuse a sanctioned member through app.sanctions (docs/api.md "Sanctions").
+  app.decorate('sanctions', sanctions);
+  const review = createReviewService({ db, audit, issues, comments, users, trash, now });
+  const reviewHub = createReviewHub({
+    database,
+    counts: review.counts,
+    onError: (error) => app.log.error({ err: error }, 'review events failed'),
+  });
   const auditRepo = createAuditRepository(db);
   const auditLog = createAuditService({
     repo: auditRepo,
@@ -167,6 +193,14 @@ export async function buildApp({ config, database, logging = silentLogging(), no
       interview: (actor, id, fields, guard) => interviews.update(actor, id, fields, guard),
       issue: (actor, id, fields, guard) => issues.update(actor, id, fields, guard),
       type: (actor, id, fields, guard) => types.rename(actor, id, String(fields.typeName), guard),
+    },
+    actionReverters: {
+      [AUDIT_ACTIONS.reviewReject]: review.revertReject,
+      [`comment:${AUDIT_ACTIONS.approve}`]: review.revertApprove,
+      [`user:${AUDIT_ACTIONS.approve}`]: review.revertApprove,
+      [AUDIT_ACTIONS.mute]: sanctions.revertImposed,
+      [AUDIT_ACTIONS.suspend]: sanctions.revertImposed,
+      [AUDIT_ACTIONS.liftSanction]: sanctions.revertLift,
     },
   });
   const auditRetention = createAuditRetention({
@@ -226,6 +260,8 @@ export async function buildApp({ config, database, logging = silentLogging(), no
   await app.register(userRoutes, { prefix: '/api/user', users });
   await app.register(memberAdminRoutes, { prefix: '/api/user', site, members });
   await app.register(siteRoutes, { prefix: '/api', site });
+  await app.register(memberFileRoutes, { prefix: '/api/user', sanctions, notes, fileOf: review.fileOf });
+  await app.register(reviewRoutes, { prefix: '/api/review', review, hub: reviewHub });
   await app.register(bookRoutes, { prefix: '/api/book', books });
   await app.register(interviewRoutes, { prefix: '/api/interview', interviews });
   await app.register(issueRoutes, { prefix: '/api/issue', issues });
@@ -249,9 +285,13 @@ export async function buildApp({ config, database, logging = silentLogging(), no
   // requests, as in tests and dev:mock, leaves them to the test's clock), all stopped on close.
   let stopJobs: (() => Promise<void>) | null = null;
   app.addHook('onListen', async () => {
-    stopJobs ??= startJobs([auditRetention.job, trashExpiryJob(trash), viewFlushJob(views)], (error, job) =>
+    stopJobs ??= startJobs([auditRetention.job, trashExpiryJob(trash), viewFlushJob(views), sanctionExpiryJob(sanctions)], (error, job) =>
       app.log.error({ err: error }, `${job.name} failed`),
     );
+  });
+  // Open event streams would hold the close back: they end first.
+  app.addHook('preClose', async () => {
+    await reviewHub.close();
   });
   app.addHook('onClose', async () => {
     await stopJobs?.();

@@ -51,6 +51,15 @@ export const BACKED_UP_TABLES: readonly string[] = [
   'uploads',
   'audit_log',
   'trash',
+  'moderation_words',
+  'moderation_settings',
+  'moderation_flags',
+  'webhooks',
+  'webhook_deliveries',
+  'user_sanctions',
+  'user_notes',
+  'review_decisions',
+  'review_reasons',
 ];
 
 /** Tables the database derives from the others (kept by triggers); a restore rebuilds them. */

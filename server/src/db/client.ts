@@ -11,6 +11,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import { Pool } from 'pg';
 import { listenForChanges, type FeedState } from './change-feed';
+import { postgresListen, type Listen } from './notifications';
 import { ALL_LAYERS, setLayers, type Layers } from './layers';
 import { preparedStatements } from './pglite-statements';
 import { poolClient } from './statement-watch';
@@ -93,6 +94,8 @@ export interface Database {
    */
   migrate(): Promise<void>;
   ping(): Promise<void>;
+  /** LISTEN to a channel's notifications (the review queue's live events), on both databases. */
+  listen: Listen;
   close(): Promise<void>;
 }
 
@@ -195,6 +198,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // Its statement fails on its own (503), and the pool drops the broken client on release.
     pool.on('connect', (client) => client.on('error', () => undefined));
     const db = drizzlePg({ client: pool, schema, logger: queryLogger(options) }) as unknown as Db;
+    const listeners = new Set<Promise<() => Promise<void>>>();
     setLayers(db, layers);
     if (feed) {
       changeVersions.set(db, () => {
@@ -221,7 +225,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       async ping() {
         await pool.query('select 1');
       },
+      listen: (channel, onPayload) => {
+        const stop = postgresListen(options.url)(channel, onPayload);
+        listeners.add(stop);
+        return stop;
+      },
       async close() {
+        await Promise.all([...listeners].map(async (stop) => (await stop)()));
         await feed?.close();
         await pool.end();
       },
@@ -258,6 +268,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     },
     async ping() {
       await db.execute(sql`select 1`);
+    },
+    // PGlite delivers a notification to its own listeners, in this process: the only one it has.
+    listen: async (channel, onPayload) => {
+      const unlisten = await client.listen(channel, onPayload);
+      return async () => {
+        if (!client.closed) await unlisten();
+      };
     },
     async close() {
       if (!client.closed) await client.close();

@@ -177,6 +177,8 @@ export const users = pgTable(
     lastLoginDate: epochMs('last_login_date').notNull(),
     /** canonicalLoginId(loginId) (lib/account-names.ts); null only for rows the migration runner has not reached yet. */
     loginKey: text('login_key'),
+    /** 先审后发: every post of this member is held for review (modules/moderation). */
+    reviewFirst: boolean('review_first').notNull().default(false),
   },
   (t) => [
     uniqueIndex('users_login_id_key').on(t.loginId),
@@ -275,6 +277,8 @@ export const comments = pgTable(
     commentContent: text('comment_content').notNull(),
     commentDate: epochMs('comment_date').notNull(),
     commentType: smallint('comment_type').notNull(),
+    /** Held by a moderation rule: shown to admins, hidden from visitors and members until approved. */
+    held: boolean('held').notNull().default(false),
   },
   (t) => [
     index('comments_type_date_idx').on(t.commentType, t.commentDate.desc(), t.id.desc()),
@@ -466,4 +470,184 @@ export const rateEvents = pgTable(
     at: epochMs('at').notNull(),
   },
   (t) => [index('rate_events_key_at_idx').on(t.key, t.at)],
+);
+
+/**
+ * Sanctions on a member (issue 25): 禁言 (`mute`: cannot post or comment) and 封禁 (`suspend`:
+ * cannot sign in), for `days` or for good (null). Active while not lifted and `ends_at` is null or
+ * later than now; the clock's lift (modules/sanction, a Job) only writes `lifted_at` for the
+ * record. No foreign key: a member sent to the recycle bin and brought back keeps their file.
+ */
+export const userSanctions = pgTable(
+  'user_sanctions',
+  {
+    id: id('id').primaryKey(),
+    userId: id('user_id').notNull(),
+    kind: text('kind').notNull(),
+    days: smallint('days'),
+    reason: text('reason').notNull(),
+    byAdminId: id('by_admin_id').notNull(),
+    byLoginId: text('by_login_id').notNull(),
+    startsAt: epochMs('starts_at').notNull(),
+    endsAt: epochMs('ends_at'),
+    /** Who lifted it by hand; null with lifted_at set: the clock did, at its end. */
+    liftedBy: id('lifted_by'),
+    liftedByLoginId: text('lifted_by_login_id'),
+    liftedAt: epochMs('lifted_at'),
+  },
+  (t) => [
+    index('user_sanctions_user_idx').on(t.userId, t.startsAt.desc(), t.id.desc()),
+    // What the clock still has to lift: a few rows, whatever the history holds.
+    index('user_sanctions_open_end_idx').on(t.endsAt).where(sql`${t.liftedAt} is null and ${t.endsAt} is not null`),
+  ],
+);
+
+/** Admins' notes about a member, shown in the author's file. */
+export const userNotes = pgTable(
+  'user_notes',
+  {
+    id: id('id').primaryKey(),
+    userId: id('user_id').notNull(),
+    adminId: id('admin_id').notNull(),
+    adminLoginId: text('admin_login_id').notNull(),
+    body: text('body').notNull(),
+    createdAt: epochMs('created_at').notNull(),
+  },
+  (t) => [index('user_notes_user_idx').on(t.userId, t.createdAt.desc(), t.id.desc())],
+);
+
+/**
+ * Every decision of the review queue (审核台): who decided which item how, so that a second
+ * decision is told who made the first, and the author's file counts what was rejected (the
+ * rejected rows themselves are in the recycle bin). `reverted_at` is set by 撤销.
+ */
+export const reviewDecisions = pgTable(
+  'review_decisions',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    kind: text('kind').notNull(),
+    itemId: id('item_id').notNull(),
+    authorId: id('author_id').notNull(),
+    decision: text('decision').notNull(),
+    reason: text('reason').notNull().default(''),
+    decidedBy: id('decided_by').notNull(),
+    decidedByLoginId: text('decided_by_login_id').notNull(),
+    decidedAt: epochMs('decided_at').notNull(),
+    revertedAt: epochMs('reverted_at'),
+  },
+  (t) => [
+    index('review_decisions_item_idx').on(t.kind, t.itemId, t.decidedAt.desc(), t.id.desc()),
+    index('review_decisions_author_idx').on(t.authorId, t.kind, t.decision).where(sql`${t.revertedAt} is null`),
+  ],
+);
+
+/** The reasons of 拒绝 the admins keep for the queue's reason list. */
+export const reviewReasons = pgTable(
+  'review_reasons',
+  {
+    id: id('id').primaryKey(),
+    text: text('text').notNull(),
+    createdAt: epochMs('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('review_reasons_text_key').on(t.text)],
+);
+
+/**
+ * The moderation word list (敏感词): `folded` is the word as the matcher sees it (modules/moderation/fold.ts),
+ * unique so that two spellings of one word cannot carry two actions.
+ */
+export const moderationWords = pgTable(
+  'moderation_words',
+  {
+    id: id('id').primaryKey(),
+    word: text('word').notNull(),
+    folded: text('folded').notNull(),
+    /** 'reject' | 'hold' | 'flag' */
+    action: varchar('action', { length: 8 }).notNull(),
+    createdBy: id('created_by').notNull(),
+    createdAt: epochMs('created_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('moderation_words_folded_key').on(t.folded),
+    index('moderation_words_created_at_idx').on(t.createdAt.desc(), t.id.desc()),
+  ],
+);
+
+/** The account rules, one row (id 1, inserted by the migration): 0 turns a rule off. */
+export const moderationSettings = pgTable('moderation_settings', {
+  id: smallint('id').primaryKey(),
+  /** Hold the first N posts (questions and comments) of every account. */
+  holdFirstPosts: integer('hold_first_posts').notNull().default(0),
+  /** Hold posts with a link from accounts registered less than D days ago. */
+  holdLinksDays: integer('hold_links_days').notNull().default(0),
+  /** Raised by every change of the word list: each process rebuilds its matcher when it sees a new one. */
+  wordsVersion: integer('words_version').notNull().default(0),
+  updatedAt: epochMs('updated_at').notNull(),
+});
+
+/**
+ * What a rule held or flagged and waits for a decision (the queue, 审核台). `reasons`:
+ * `[{ rule, action, words }]`. At most one open flag per item.
+ */
+export const moderationFlags = pgTable(
+  'moderation_flags',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    /** 'issue' | 'comment' | 'user' */
+    kind: varchar('kind', { length: 8 }).notNull(),
+    itemId: id('item_id').notNull(),
+    reasons: jsonb('reasons').notNull(),
+    /** 'open' | 'approved' | 'rejected' */
+    state: varchar('state', { length: 8 }).notNull().default('open'),
+    decidedBy: id('decided_by'),
+    decidedAt: epochMs('decided_at'),
+    reason: text('reason'),
+    createdAt: epochMs('created_at').notNull(),
+  },
+  (t) => [
+    index('moderation_flags_state_created_at_idx').on(t.state, t.createdAt, t.id),
+    uniqueIndex('moderation_flags_open_item_key').on(t.kind, t.itemId).where(sql`${t.state} = 'open'`),
+    index('moderation_flags_item_idx').on(t.kind, t.itemId),
+  ],
+);
+
+/** Outgoing notifications: group robots (企业微信, 钉钉, 飞书) and generic signed JSON webhooks. */
+export const webhooks = pgTable('webhooks', {
+  id: id('id').primaryKey(),
+  name: text('name').notNull(),
+  /** 'wecom' | 'dingtalk' | 'feishu' | 'json' */
+  kind: varchar('kind', { length: 10 }).notNull(),
+  url: text('url').notNull(),
+  /** Encrypted (modules/account/secret-box.ts); shown once when set, never returned again. */
+  secret: text('secret'),
+  /** Which events it receives: 'waiting' (new items waiting), 'rule' (a rule fired). */
+  events: jsonb('events').notNull(),
+  enabled: boolean('enabled').notNull().default(true),
+  createdAt: epochMs('created_at').notNull(),
+});
+
+/** The delivery queue and log of each webhook; retried with back-off, old rows removed (WEBHOOK_RETENTION_DAYS). */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    webhookId: id('webhook_id')
+      .notNull()
+      .references(() => webhooks.id, { onDelete: 'cascade' }),
+    event: varchar('event', { length: 16 }).notNull(),
+    payload: jsonb('payload').notNull(),
+    /** 'pending' | 'delivered' | 'failed' (gave up after the last attempt) */
+    state: varchar('state', { length: 10 }).notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: epochMs('next_attempt_at').notNull(),
+    lastStatus: integer('last_status'),
+    lastError: text('last_error'),
+    createdAt: epochMs('created_at').notNull(),
+    deliveredAt: epochMs('delivered_at'),
+  },
+  (t) => [
+    index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.state} = 'pending'`),
+    index('webhook_deliveries_webhook_idx').on(t.webhookId, t.createdAt.desc(), t.id.desc()),
+    index('webhook_deliveries_created_at_idx').on(t.createdAt),
+  ],
 );

@@ -2,6 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { fail } from '../lib/http';
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A stream that lasts as long as its page is open (server-sent events): never waited for, ended by the close. */
+    stream?: true;
+  }
   interface FastifyInstance {
     /**
      * The first step of a graceful stop: from now on every new call is answered 503 (the
@@ -27,12 +31,13 @@ export function registerDrain(app: FastifyInstance) {
     if (inFlight === 0) onIdle?.();
   };
 
-  app.addHook('onRequest', (_request, reply, done) => {
+  app.addHook('onRequest', (request, reply, done) => {
     if (draining) {
       reply.header('Connection', 'close');
       reply.status(503).send(fail(503, '服务暂时不可用，请稍后重试'));
       return;
     }
+    if (request.routeOptions.config.stream) return done();
     inFlight++;
     // 'close' comes once, when the answer is sent or the caller went away, whichever happens
     // (`on`, not `once`: the response is dropped after it, and once wraps the listener anew per call).

@@ -1,6 +1,8 @@
 import {
   AUDIT_ACTIONS,
   AUDIT_MESSAGES,
+  REVERTED_BY_ACTION,
+  REVERTED_BY_ENTITY_ACTION,
   REVERTIBLE_ACTIONS,
   type AuditAction,
   type AuditChange,
@@ -76,7 +78,11 @@ function toEntry(row: AuditRow, names?: RecordNames): AuditEntry {
     entityId: row.entityId,
     title: row.title,
     changes,
-    revertible: REVERTIBLE_ACTIONS.includes(row.action as AuditAction) && restorable(row).length > 0,
+    revertible:
+      REVERTIBLE_ACTIONS.includes(row.action as AuditAction) &&
+      (REVERTED_BY_ACTION.includes(row.action as AuditAction) ||
+        REVERTED_BY_ENTITY_ACTION.includes(`${row.entity}:${row.action}`) ||
+        restorable(row).length > 0),
   };
   if (names && isRecordEntry(row)) {
     const table = row.entity as NamedTable;
@@ -115,8 +121,17 @@ function filterFor(actor: Actor, query: AuditExportQuery): AuditFilter {
   return { adminId: own, entity: entity || undefined, action: action || undefined, from, to, record: record || undefined };
 }
 
-export function createAuditService(deps: { repo: AuditRepository; reverters: Partial<Record<AuditEntity, Reverter>> }) {
+/** Puts back what an entry of a REVERTED_BY_ACTION action did, from the entry itself. */
+export type ActionReverter = (actor: Actor, entry: { entity: string; entityId: string; changes: AuditChange[] }) => Promise<unknown>;
+
+export function createAuditService(deps: {
+  repo: AuditRepository;
+  reverters: Partial<Record<AuditEntity, Reverter>>;
+  /** By action, or by `entity:action` where one entity's entries of an action go back another way. */
+  actionReverters?: Partial<Record<AuditAction | `${AuditEntity}:${AuditAction}`, ActionReverter>>;
+}) {
   const { repo, reverters } = deps;
+  const actionReverters = deps.actionReverters ?? {};
 
   return {
     /** A super admin sees everyone's entries; a normal admin only their own. */
@@ -143,6 +158,12 @@ export function createAuditService(deps: { repo: AuditRepository; reverters: Par
     async revert(actor: Actor, auditId: number): Promise<AuditEntry[]> {
       const row = await repo.findById(auditId);
       if (!row) throw notFound(AUDIT_MESSAGES.notFound);
+      const byAction =
+        actionReverters[`${row.entity as AuditEntity}:${row.action as AuditAction}`] ?? actionReverters[row.action as AuditAction];
+      if (byAction) {
+        await byAction(actor, { entity: row.entity, entityId: row.entityId, changes: changesOf(row) });
+        return entriesOf(repo, await repo.history(row.entity, row.entityId));
+      }
       const reverter = reverters[row.entity as AuditEntity];
       if (!reverter || !REVERTIBLE_ACTIONS.includes(row.action as AuditAction)) throw badRequest(AUDIT_MESSAGES.notRevertible);
       const fields = restorable(row);

@@ -340,6 +340,79 @@ const CASES: Record<string, () => Promise<{ entries?: number; expected: Expected
     expect((await call('POST', '/api/user/batch', { action: 'disable', ids })).statusCode).toBe(200);
     return { entries: 2, expected: { action: '批量禁用', entity: 'user', changes: [{ field: 'enabled', before: true, after: false }] } };
   },
+  'POST /api/user/:id/sanctions': async () => {
+    const id = await fixtures().user({ loginId: 'audit-muted' });
+    const response = await call('POST', `/api/user/${id}/sanctions`, { kind: 'mute', days: 3, reason: '刷屏' });
+    expect(response.statusCode).toBe(201);
+    const sanction = response.json().data._id;
+    return {
+      expected: {
+        action: '禁言',
+        entity: 'user',
+        entityId: id,
+        title: 'audit-muted',
+        revertible: true,
+        changes: [{ field: 'sanction', after: sanction, note: '禁言 3 天：刷屏' }],
+      },
+    };
+  },
+  'DELETE /api/user/:id/sanctions/:sanctionId': async () => {
+    const id = await fixtures().user({ loginId: 'audit-suspended' });
+    const sanction = (await call('POST', `/api/user/${id}/sanctions`, { kind: 'suspend', days: null, reason: '盗号' })).json().data._id;
+    expect((await call('DELETE', `/api/user/${id}/sanctions/${sanction}`)).statusCode).toBe(200);
+    return {
+      entries: 2,
+      expected: {
+        action: '解除处罚',
+        entity: 'user',
+        entityId: id,
+        revertible: true,
+        changes: [{ field: 'sanction', after: sanction, note: '封禁 永久：盗号' }],
+      },
+    };
+  },
+  'POST /api/user/:id/notes': async () => {
+    const id = await fixtures().user({ loginId: 'audit-noted' });
+    expect((await call('POST', `/api/user/${id}/notes`, { body: '老用户' })).statusCode).toBe(201);
+    return {
+      expected: {
+        action: '添加备注',
+        entity: 'user',
+        entityId: id,
+        title: 'audit-noted',
+        revertible: false,
+        changes: [{ field: 'note', note: '老用户' }],
+      },
+    };
+  },
+  'DELETE /api/user/:id/notes/:noteId': async () => {
+    const id = await fixtures().user({ loginId: 'audit-unnoted' });
+    const note = (await call('POST', `/api/user/${id}/notes`, { body: '待删' })).json().data._id;
+    expect((await call('DELETE', `/api/user/${id}/notes/${note}`)).statusCode).toBe(200);
+    return {
+      entries: 2,
+      expected: { action: '删除备注', entity: 'user', entityId: id, revertible: false, changes: [{ field: 'note', note: '待删' }] },
+    };
+  },
+  'POST /api/review/decisions': async () => {
+    const userId = await fixtures().user();
+    const ids = [
+      await fixtures().issue(userId, typeId, { issueStatus: false }),
+      await fixtures().issue(userId, typeId, { issueStatus: false }),
+    ];
+    const items = ids.map((id) => ({ kind: 'issue', id }));
+    expect((await call('POST', '/api/review/decisions', { items, decision: 'reject', reason: '广告' })).statusCode).toBe(200);
+    return { entries: 2, expected: { action: '审核拒绝', entity: 'issue', revertible: true } };
+  },
+  'POST /api/review/reasons': async () => {
+    const response = await call('POST', '/api/review/reasons', { text: '审计理由' });
+    return { expected: { action: '新增', entity: 'reviewReason', entityId: response.json().data._id, title: '审计理由' } };
+  },
+  'DELETE /api/review/reasons/:id': async () => {
+    const id = (await call('POST', '/api/review/reasons', { text: '待删理由' })).json().data._id;
+    expect((await call('DELETE', `/api/review/reasons/${id}`)).statusCode).toBe(200);
+    return { entries: 2, expected: { action: '删除', entity: 'reviewReason', entityId: id, title: '待删理由' } };
+  },
   'POST /api/book': async () => {
     const response = await call('POST', '/api/book', {
       bookTitle: '审计之书',
@@ -611,11 +684,17 @@ describe('every export is in the audit log', () => {
  */
 const PENDING: string[] = [];
 
+/** Write methods that write nothing: presence only tells other admins who looks at what. */
+const NOT_WRITES = ['POST /api/review/presence'];
+
 const WRITE_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 
 describe('every write through the API is in the audit log', () => {
   it('every write route has a case', () => {
-    const writes = t.app.routeCatalog.filter((route) => WRITE_METHODS.has(route.method)).map(routeKey);
+    const writes = t.app.routeCatalog
+      .filter((route) => WRITE_METHODS.has(route.method))
+      .map(routeKey)
+      .filter((key) => !NOT_WRITES.includes(key));
     expect(writes.sort()).toEqual([...Object.keys(CASES), ...PENDING].sort());
   });
 

@@ -54,23 +54,28 @@ function wellFormed(text: string): string {
 export function createAudit(deps: { now?: () => number } = {}) {
   const now = deps.now ?? Date.now;
   return {
-    /** One insert for one record or a whole batch, in the caller's transaction. */
-    async record(tx: Db, actor: Actor, entries: AuditInput | readonly AuditInput[]): Promise<void> {
+    /** One insert for one record or a whole batch, in the caller's transaction; answers the entries' ids in order. */
+    async record(tx: Db, actor: Actor, entries: AuditInput | readonly AuditInput[]): Promise<number[]> {
       const list = Array.isArray(entries) ? entries : [entries as AuditInput];
-      if (!list.length) return;
+      if (!list.length) return [];
       const at = now();
-      await tx.insert(auditLog).values(
-        list.map((entry) => ({
-          at,
-          adminId: actor.id,
-          adminLoginId: actor.loginId,
-          action: entry.action,
-          entity: entry.entity,
-          entityId: entry.entityId,
-          title: wellFormed(entry.title.slice(0, TITLE_MAX)),
-          changes: entry.changes ? (JSON.parse(wellFormed(JSON.stringify(entry.changes))) as AuditChange[]) : null,
-        })),
-      );
+      const inserted = await tx
+        .insert(auditLog)
+        .values(
+          list.map((entry) => ({
+            at,
+            adminId: actor.id,
+            adminLoginId: actor.loginId,
+            action: entry.action,
+            entity: entry.entity,
+            entityId: entry.entityId,
+            title: wellFormed(entry.title.slice(0, TITLE_MAX)),
+            changes: entry.changes ? (JSON.parse(wellFormed(JSON.stringify(entry.changes))) as AuditChange[]) : null,
+          })),
+        )
+        .returning({ id: auditLog.id });
+      // The serial ids are drawn in the order of the values: ascending is the order given.
+      return inserted.map((row) => row.id).sort((a, b) => a - b);
     },
   };
 }

@@ -73,21 +73,39 @@ export function createCommentService(deps: {
     actor: Actor,
     action: AuditAction,
     rows: ReadonlyArray<{ id: string; commentContent: string }>,
-  ): Promise<void> {
+    reason?: string,
+  ): Promise<number[]> {
+    const binned: string[] = [];
     for (const { id } of rows) {
-      if (!(await bin.capture(tx, 'comment', id, actor))) throw notFound(COMMENT_MESSAGES.notFound);
+      const trashId = await bin.capture(tx, 'comment', id, actor);
+      if (!trashId) throw notFound(COMMENT_MESSAGES.notFound);
+      binned.push(trashId);
       const removed = await comments.delete(id, tx);
       const parentId = removed?.issueId ?? removed?.bookId;
       if (removed && parentId) await comments.countOnParent(removed.issueId ? 1 : 2, parentId, -1, tx);
     }
-    await audit.record(
+    // A rejection (审核台) keeps its reason and its bin entry, which 撤销 brings back.
+    return audit.record(
       tx,
       actor,
-      rows.map((row) => ({ action, entity: 'comment' as const, entityId: row.id, title: plainTitle(row.commentContent) })),
+      rows.map((row, i) => ({
+        action,
+        entity: 'comment' as const,
+        entityId: row.id,
+        title: plainTitle(row.commentContent),
+        ...(reason !== undefined && {
+          changes: [
+            { field: 'reason', after: reason },
+            { field: 'trash', after: binned[i] },
+          ],
+        }),
+      })),
     );
   }
 
   return {
+    removeIn,
+
     async list(commentType: CommentType, { current, pageSize, commentContent, typeId }: CommentListQuery): Promise<Page<CommentRow>> {
       return mapPage(await comments.list({ commentType, commentContent, typeId }, { current, pageSize }), toCommentRow);
     },
@@ -118,6 +136,7 @@ export function createCommentService(deps: {
             typeId,
             commentContent,
             commentDate: at,
+            held: false,
             commentType,
           },
           tx,

@@ -68,16 +68,32 @@ export function createIssueService(deps: {
     actor: Actor,
     action: AuditAction,
     rows: ReadonlyArray<{ id: string; issueTitle: string }>,
-  ): Promise<void> {
+    reason?: string,
+  ): Promise<number[]> {
+    const binned: string[] = [];
     for (const { id } of rows) {
-      if (!(await bin.capture(tx, 'issue', id, actor))) throw notFound(ISSUE_MESSAGES.notFound);
+      const trashId = await bin.capture(tx, 'issue', id, actor);
+      if (!trashId) throw notFound(ISSUE_MESSAGES.notFound);
+      binned.push(trashId);
       await comments.deleteUnder(1, id, tx);
       await issues.delete(id, tx);
     }
-    await audit.record(
+    // A rejection (审核台) keeps its reason and its bin entry, which 撤销 brings back.
+    return audit.record(
       tx,
       actor,
-      rows.map((row) => ({ action, entity: 'issue' as const, entityId: row.id, title: row.issueTitle })),
+      rows.map((row, i) => ({
+        action,
+        entity: 'issue' as const,
+        entityId: row.id,
+        title: row.issueTitle,
+        ...(reason !== undefined && {
+          changes: [
+            { field: 'reason', after: reason },
+            { field: 'trash', after: binned[i] },
+          ],
+        }),
+      })),
     );
   }
 
@@ -90,6 +106,7 @@ export function createIssueService(deps: {
 
   return {
     get,
+    removeIn,
 
     async list({ current, pageSize, issueTitle, typeId, issueStatus }: IssueListQuery): Promise<Page<Issue>> {
       const page = await issues.list({ issueTitle, typeId, issueStatus: booleanFilter(issueStatus) }, { current, pageSize });

@@ -389,6 +389,7 @@ export function createSiteService(deps: {
             commentContent,
             commentDate: at,
             commentType: body.commentType,
+            held: false,
           },
           tx,
         );

@@ -96,7 +96,7 @@ export function createTrashRepository(db: Db) {
     async capture(
       tx: Db,
       entry: { id: string; entity: TrashEntity; entityId: string; by: { id: string; loginId: string }; at: number; expiresAt: number },
-    ): Promise<boolean> {
+    ): Promise<string | null> {
       const { cascade, title } = BINNED[entry.entity].bin;
       const parts = cascade.map(
         ([table, where], index) =>
@@ -115,7 +115,7 @@ export function createTrashRepository(db: Db) {
           from ${sql.identifier(mainTable)} m where m.id = ${entry.entityId}
           returning id`,
       );
-      return rows.length > 0;
+      return rows[0]?.id ?? null;
     },
 
     async list(filter: { entity?: TrashEntity }, page: PageRequest): Promise<{ rows: TrashRow[]; total: number }> {

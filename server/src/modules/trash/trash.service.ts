@@ -68,8 +68,8 @@ export function createTrashService(deps: { db: Db; trash: TrashRepository; audit
   }
 
   /** The entry in the audit log is the binned record's (a user, a book…), so its history shows 删除, then 恢复 or 彻底删除. */
-  function record(tx: TrashLocks, by: Actor, action: AuditAction, entry: TrashRow): Promise<void> {
-    return audit.record(tx, by, { action, entity: entry.entity as TrashEntity, entityId: entry.entityId, title: entry.title });
+  async function record(tx: TrashLocks, by: Actor, action: AuditAction, entry: TrashRow): Promise<void> {
+    await audit.record(tx, by, { action, entity: entry.entity as TrashEntity, entityId: entry.entityId, title: entry.title });
   }
 
   /** Purges entry `id` inside `tx` (holding TRASH_LOCKS), with the uploads only it referred to. */
@@ -85,9 +85,9 @@ export function createTrashService(deps: { db: Db; trash: TrashRepository; audit
     /**
      * Keeps what a deletion is about to remove as a bin entry. Called by every delete of a user,
      * book, interview question, issue or comment, in its transaction and before its deletes;
-     * false when the record does not exist.
+     * answers the entry's id, or null when the record does not exist.
      */
-    capture(tx: Db, entity: TrashEntity, entityId: string, by: Pick<Actor, 'id' | 'loginId'>): Promise<boolean> {
+    capture(tx: Db, entity: TrashEntity, entityId: string, by: Pick<Actor, 'id' | 'loginId'>): Promise<string | null> {
       const at = now();
       return trash.capture(tx, { id: newId(at), entity, entityId, by, at, expiresAt: at + retentionDays * DAY_MS });
     },

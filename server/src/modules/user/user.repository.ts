@@ -33,6 +33,7 @@ const publicColumns = {
   enabled: users.enabled,
   registerDate: users.registerDate,
   lastLoginDate: users.lastLoginDate,
+  reviewFirst: users.reviewFirst,
 };
 
 export function createUserRepository(db: Db) {

@@ -72,19 +72,35 @@ export function createUserService(deps: {
     actor: Actor,
     action: AuditAction,
     rows: ReadonlyArray<{ id: string; loginId: string }>,
-  ): Promise<void> {
+    reason?: string,
+  ): Promise<number[]> {
+    const binned: string[] = [];
     for (const { id } of rows) {
-      if (!(await bin.capture(tx, 'user', id, actor))) throw notFound(USER_MESSAGES.notFound);
+      const trashId = await bin.capture(tx, 'user', id, actor);
+      if (!trashId) throw notFound(USER_MESSAGES.notFound);
+      binned.push(trashId);
       const commentedOn = await comments.deleteByUser(id, tx);
       await comments.deleteUnderIssuesOf(id, tx);
       await issues.deleteByUser(id, tx);
       await comments.recount(commentedOn, tx);
       await users.delete(id, tx);
     }
-    await audit.record(
+    // A rejection (审核台) keeps its reason and its bin entry, which 撤销 brings back.
+    return audit.record(
       tx,
       actor,
-      rows.map((row) => ({ action, entity: 'user' as const, entityId: row.id, title: row.loginId })),
+      rows.map((row, i) => ({
+        action,
+        entity: 'user' as const,
+        entityId: row.id,
+        title: row.loginId,
+        ...(reason !== undefined && {
+          changes: [
+            { field: 'reason', after: reason },
+            { field: 'trash', after: binned[i] },
+          ],
+        }),
+      })),
     );
   }
 
@@ -96,6 +112,7 @@ export function createUserService(deps: {
   }
 
   return {
+    removeIn,
     async list({ current, pageSize, loginId, nickname, enabled }: UserListQuery): Promise<Page<User>> {
       return mapPage(await users.list({ loginId, nickname, enabled: booleanFilter(enabled) }, { current, pageSize }), toUser);
     },

@@ -4,6 +4,7 @@ import HistoryButton from '@/components/HistoryDrawer';
 import { DEFAULT_AVATAR } from '@/constants';
 import type { User } from '#contract/user';
 import { formatDate } from '@/utils/format';
+import MemberFile from './MemberFile';
 
 const orUnset = (text: string) => text || '未填写';
 
@@ -48,6 +49,7 @@ export default function UserDetail({ user, onClose }: { user: User | null; onClo
           <PointsHistoryCard userId={user._id} />
         </Space>
       )}
+      {user && <MemberFile userId={user._id} />}
     </Modal>
   );
 }

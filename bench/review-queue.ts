@@ -1,0 +1,104 @@
+/**
+ * `npx tsx bench/review-queue.ts --database-url postgres://…/postgres [--comments 1000000] [--waiting 100000]`:
+ * the 审核台's first page (`GET /api/review?pageSize=20`, and by kind) and its counts on a database
+ * of `--comments` comments with `--waiting` items waiting (half questions awaiting approval, half
+ * held comments with their flags), through the built server (`npm run build:server` first), one
+ * request at a time; p50 and p95 of `--repeats` calls each. Creates and drops its own database.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { Client } from 'pg';
+import { signIn } from '../server/test/live/client';
+import { ServerProcess } from '../server/test/live/server-process';
+import { databaseUrl } from './lib/postgres';
+
+const { values } = parseArgs({
+  options: {
+    'database-url': { type: 'string' },
+    comments: { type: 'string', default: '1000000' },
+    waiting: { type: 'string', default: '100000' },
+    repeats: { type: 'string', default: '100' },
+  },
+});
+const adminUrl = values['database-url'];
+if (!adminUrl) throw new Error('--database-url is required');
+const comments = Number(values.comments);
+const waiting = Number(values.waiting);
+const repeats = Number(values.repeats);
+const name = 'cs_bench_review';
+
+async function sql(url: string, text: string) {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+
+async function main() {
+  await sql(adminUrl!, `drop database if exists ${name}`);
+  await sql(adminUrl!, `create database ${name}`);
+  const url = databaseUrl(adminUrl!, name);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cs-bench-review-'));
+  const server = await ServerProcess.start({ dataDir, databaseUrl: url }, 180_000);
+  try {
+    const seeded = performance.now();
+    // Ids as 24 hex digits from a number; dates one second apart, oldest first.
+    await sql(
+      url,
+      `insert into types (id, type_name, created_at) values ('${'0'.repeat(23)}1', 'bench', 0);
+       insert into users (id, login_id, password_hash, nickname, avatar, register_date, last_login_date, login_key)
+         select 'a' || lpad(to_hex(g), 23, '0'), 'u' || g, 'x', 'n' || g, '/a.png', 1e12, 1e12, 'u' || g from generate_series(1, 1000) g;
+       insert into issues (id, issue_title, issue_content, issue_status, issue_date, user_id, type_id)
+         select 'b' || lpad(to_hex(g), 23, '0'), 'issue ' || g, '<p>question ' || g || '</p>', g > ${waiting / 2}, 1.7e12 + g * 1000,
+           'a' || lpad(to_hex(g % 1000 + 1), 23, '0'), '${'0'.repeat(23)}1' from generate_series(1, ${waiting / 2 + 20000}) g;
+       insert into comments (id, user_id, issue_id, type_id, comment_content, comment_date, comment_type, held)
+         select 'c' || lpad(to_hex(g), 23, '0'), 'a' || lpad(to_hex(g % 1000 + 1), 23, '0'), 'b' || lpad(to_hex(${waiting / 2} + g % 20000 + 1), 23, '0'),
+           '${'0'.repeat(23)}1', '<p>comment ' || g || '</p>', 1.7e12 + g * 100, 1, g <= ${waiting / 2} from generate_series(1, ${comments}) g;
+       insert into moderation_flags (kind, item_id, reasons, state, created_at)
+         select 'comment', 'c' || lpad(to_hex(g), 23, '0'), '[{"rule":"word","action":"hold","words":["spam"]}]', 'open', 1.7e12 + g * 100
+           from generate_series(1, ${waiting / 2}) g;
+       analyze;`,
+    );
+    console.log(`seeded ${comments} comments, ${waiting} waiting in ${((performance.now() - seeded) / 1000).toFixed(1)} s`);
+    const token = await signIn(server.url);
+    for (const path of [
+      '/api/review?pageSize=20',
+      '/api/review?pageSize=20&kind=comment',
+      '/api/review?pageSize=20&kind=issue',
+      '/api/review/counts',
+    ]) {
+      const times: number[] = [];
+      for (let i = 0; i < repeats + 5; i++) {
+        const start = performance.now();
+        const response = await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
+        if (!response.ok) throw new Error(`${path}: ${response.status}`);
+        await response.arrayBuffer();
+        if (i >= 5) times.push(performance.now() - start);
+      }
+      times.sort((a, b) => a - b);
+      console.log(`${path}: p50 ${quantile(times, 0.5).toFixed(1)} ms, p95 ${quantile(times, 0.95).toFixed(1)} ms (${repeats} calls)`);
+    }
+    console.log(
+      `load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
+  } finally {
+    await server.terminate();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (!process.env.KEEP_BENCH_DB) await sql(adminUrl!, `drop database if exists ${name}`);
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
