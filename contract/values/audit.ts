@@ -26,6 +26,10 @@ export const AUDIT_ACTIONS = {
   recoveryCodesRegenerate: '重新生成恢复码',
   endSessions: '结束会话',
   securitySettings: '修改安全设置',
+  // Passkeys (issue 26): the account's own, not put back by 撤销此修改 either.
+  passkeyAdd: '添加通行密钥',
+  passkeyRename: '重命名通行密钥',
+  passkeyRemove: '删除通行密钥',
 } as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[keyof typeof AUDIT_ACTIONS];
