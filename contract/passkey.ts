@@ -63,7 +63,13 @@ export const PasskeyAuthenticationResponse = Type.Object(
 );
 export type PasskeyAuthenticationResponse = Static<typeof PasskeyAuthenticationResponse>;
 
-const PasskeyName = Type.String({ minLength: 1, maxLength: PASSKEY_NAME_MAX, description: `名称，1 到 ${PASSKEY_NAME_MAX} 个字符` });
+// Not only spaces: the server keeps the name trimmed.
+const PasskeyName = Type.String({
+  minLength: 1,
+  maxLength: PASSKEY_NAME_MAX,
+  pattern: '\\S',
+  description: `名称，1 到 ${PASSKEY_NAME_MAX} 个字符`,
+});
 
 /** POST /api/admin/me/passkeys: the answer to the creation options, with the name the admin gave. */
 export const AddPasskeyBody = Type.Object({ name: PasskeyName, response: PasskeyRegistrationResponse }, { additionalProperties: false });

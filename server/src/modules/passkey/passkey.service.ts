@@ -177,7 +177,7 @@ export function createPasskeyService(deps: {
         publicKey: Buffer.from(credential.publicKey),
         counter: credential.counter,
         transports: (credential.transports ?? body.response.response.transports ?? []).slice(0, 10),
-        name: body.name.trim() || body.name,
+        name: body.name.trim(),
         createdAt: at,
         lastUsedAt: null,
       };
@@ -195,7 +195,7 @@ export function createPasskeyService(deps: {
 
     async rename(admin: Actor, id: string, name: string): Promise<Passkey> {
       const renamed = await db.transaction(async (tx) => {
-        const row = await repo.rename(admin.id, id, name.trim() || name, tx);
+        const row = await repo.rename(admin.id, id, name.trim(), tx);
         if (row) await record(tx, admin, AUDIT_ACTIONS.passkeyRename, row, admin.loginId);
         return row;
       });

@@ -141,6 +141,7 @@ describe('renaming and removing (PATCH, DELETE /api/admin/me/passkeys/:id)', () 
     expect(renamed.statusCode).toBe(200);
     expect(renamed.json().data).toMatchObject({ _id: passkey._id, name: '黄色钥匙' });
     expect((await call(a.token, 'PATCH', `/api/admin/me/passkeys/${passkey._id}`, { name: '' })).statusCode).toBe(400);
+    expect((await call(a.token, 'PATCH', `/api/admin/me/passkeys/${passkey._id}`, { name: '   ' })).statusCode).toBe(400);
     expect((await call(a.token, 'PATCH', `/api/admin/me/passkeys/${passkey._id}`, { name: 'x'.repeat(33) })).statusCode).toBe(400);
 
     const removed = await call(a.token, 'DELETE', `/api/admin/me/passkeys/${passkey._id}`);

@@ -1,7 +1,8 @@
 import { browserSupportsWebAuthn } from '@simplewebauthn/browser';
 import { Alert, Button, Form, Input, Modal, Space, Table, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { InputRef } from 'antd';
 import { ConfirmAction, RowAction } from '@/components/RowAction';
 import { alreadyShown } from '@/services/api';
 import { addPasskey, isBrowserRefusal, listPasskeys, removePasskey, renamePasskey } from '@/services/passkey';
@@ -19,6 +20,7 @@ export default function PasskeysTab() {
   const [editing, setEditing] = useState<Editing>(null);
   const [saving, setSaving] = useState(false);
   const [form] = Form.useForm<{ name: string }>();
+  const nameInput = useRef<InputRef>(null);
   const supported = browserSupportsWebAuthn();
 
   const reload = useCallback(() => {
@@ -117,6 +119,8 @@ export default function PasskeysTab() {
         confirmLoading={saving}
         onOk={() => form.submit()}
         onCancel={() => setEditing(null)}
+        // The dialog takes the focus as it opens; the name field is what the keyboard wants.
+        afterOpenChange={(opened) => opened && nameInput.current?.focus()}
         destroyOnHidden
       >
         {/* Made anew at each opening (destroyOnHidden): it starts from the passkey's name or empty. */}
@@ -136,7 +140,7 @@ export default function PasskeysTab() {
               { max: PASSKEY_NAME_MAX, message: `名称不能超过 ${PASSKEY_NAME_MAX} 个字符` },
             ]}
           >
-            <Input autoFocus maxLength={PASSKEY_NAME_MAX} placeholder="请输入名称" />
+            <Input ref={nameInput} maxLength={PASSKEY_NAME_MAX} placeholder="请输入名称" />
           </Form.Item>
         </Form>
       </Modal>
