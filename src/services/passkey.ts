@@ -54,3 +54,15 @@ export function isBrowserRefusal(error: unknown): boolean {
     ['NotAllowedError', 'AbortError', 'InvalidStateError', 'SecurityError', 'NotSupportedError'].includes(error.name)
   );
 }
+
+/**
+ * A passkey's answer proving the signed-in admin (re-authentication): options listing the own
+ * passkeys, the browser's assertion, for `POST /api/admin/me/reauth` `{ passkey }` to carry.
+ */
+export async function passkeyProof(): Promise<PasskeyAuthenticationResponse> {
+  const optionsJSON = await api<Parameters<typeof startAuthentication>[0]['optionsJSON']>(`${MINE}/proof-options`, {
+    method: 'POST',
+    data: {},
+  });
+  return (await startAuthentication({ optionsJSON })) as PasskeyAuthenticationResponse;
+}
