@@ -89,13 +89,14 @@ const setAside = (violation: AxeViolation, node: AxeNode) =>
  * context needs `bypassCSP`: the server's Content-Security-Policy allows no inline script, which
  * is how axe-core is put into the page.
  */
-export async function axeViolations(page: Page): Promise<string[]> {
+export async function axeViolations(page: Page, within?: string): Promise<string[]> {
   await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: unknown[] }> } }).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
+  // `within`: a selector of the part to check (one card of a screen), else the whole document.
+  const violations = await page.evaluate(async (selector) => {
+    const axe = (window as unknown as { axe: { run: (context: unknown, options: object) => Promise<{ violations: unknown[] }> } }).axe;
+    const result = await axe.run(selector ? { include: [selector] } : document, { resultTypes: ['violations'] });
     return result.violations as AxeViolation[];
-  });
+  }, within ?? null);
   return violations.flatMap((violation) =>
     violation.nodes
       .filter((node) => !setAside(violation, node))

@@ -31,4 +31,6 @@ export const LOGIN_RESULTS = {
   badCode: '动态验证码错误',
   badRecoveryCode: '恢复码错误',
   recoveryCodeUsed: '使用恢复码登录',
+  passkey: '使用通行密钥登录',
+  badPasskey: '通行密钥验证失败',
 } as const;

@@ -33,6 +33,10 @@ export const AUDIT_ACTIONS = {
   liftSanction: '解除处罚',
   addNote: '添加备注',
   removeNote: '删除备注',
+  // Passkeys (issue 26): the account's own, not put back by 撤销此修改 either.
+  passkeyAdd: '添加通行密钥',
+  passkeyRename: '重命名通行密钥',
+  passkeyRemove: '删除通行密钥',
 } as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[keyof typeof AUDIT_ACTIONS];

@@ -26,6 +26,9 @@ import { createAdminService } from './modules/admin/admin.service';
 import { createAuthRepository } from './modules/auth/auth.repository';
 import { captchaRoutes, sessionRoutes } from './modules/auth/auth.routes';
 import { createAuthService } from './modules/auth/auth.service';
+import { createPasskeyRepository } from './modules/passkey/passkey.repository';
+import { passkeyLoginRoutes, passkeyRoutes } from './modules/passkey/passkey.routes';
+import { createPasskeyService } from './modules/passkey/passkey.service';
 import { createBookRepository } from './modules/book/book.repository';
 import { bookRoutes } from './modules/book/book.routes';
 import { createBookService } from './modules/book/book.service';
@@ -139,6 +142,7 @@ export async function buildApp({ config, database, logging = silentLogging(), no
   });
   const admins = createAdminService({ db, admins: adminRepo, auth: authRepo, audit, now });
   const account = createAccountService({ db, admins: adminRepo, repo: authRepo, auth, audit, now });
+  const passkeys = createPasskeyService({ db, repo: createPasskeyRepository(db), authRepo, admins: adminRepo, auth, audit, now });
   const typeRepo = createTypeRepository(db);
   const types = createTypeService({ db, types: typeRepo, audit, now });
   const uploads = createUploadService({ db, uploads: createUploadRepository(db), audit, now });
@@ -254,6 +258,8 @@ export async function buildApp({ config, database, logging = silentLogging(), no
   await app.register(sessionRoutes, { prefix: '/api/admin', auth, timeZone: config.timeZone });
   await app.register(adminRoutes, { prefix: '/api/admin', admins });
   await app.register(accountRoutes, { prefix: '/api/admin', account });
+  await app.register(passkeyRoutes, { prefix: '/api/admin/me/passkeys', passkeys, webAuthn: config.webAuthn });
+  await app.register(passkeyLoginRoutes, { prefix: '/api/admin/login/passkey', passkeys, webAuthn: config.webAuthn });
   await app.register(securitySettingsRoutes, { prefix: '/api/settings', account });
   await app.register(typeRoutes, { prefix: '/api/type', types });
   await app.register(uploadRoutes, { prefix: '/api/upload', uploads, limits });

@@ -57,3 +57,39 @@ describe('configuration through its schema', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(message);
   });
 });
+
+describe('passkeys: WEBAUTHN_RP_ID, WEBAUTHN_RP_NAME, WEBAUTHN_ORIGIN', () => {
+  it('unset: no relying party (derived per request, for localhost only) and the product name', () => {
+    expect(loadConfig({}).webAuthn).toEqual({ rpId: null, rpName: 'coder station 后台管理系统', origins: null });
+  });
+
+  it('derives the origin from the id (https) and the id from the first origin', () => {
+    expect(loadConfig({ WEBAUTHN_RP_ID: 'admin.example.com' }).webAuthn).toMatchObject({
+      rpId: 'admin.example.com',
+      origins: ['https://admin.example.com'],
+    });
+    expect(loadConfig({ WEBAUTHN_ORIGIN: 'https://admin.example.com:8443, https://ops.admin.example.com' }).webAuthn).toMatchObject({
+      rpId: 'admin.example.com',
+      origins: ['https://admin.example.com:8443', 'https://ops.admin.example.com'],
+    });
+    expect(
+      loadConfig({ WEBAUTHN_RP_ID: 'example.com', WEBAUTHN_ORIGIN: 'https://admin.example.com', WEBAUTHN_RP_NAME: '后台' }).webAuthn,
+    ).toEqual({
+      rpId: 'example.com',
+      rpName: '后台',
+      origins: ['https://admin.example.com'],
+    });
+  });
+
+  it.each([
+    [{ WEBAUTHN_RP_ID: 'https://admin.example.com' }, 'WEBAUTHN_RP_ID'],
+    [{ WEBAUTHN_RP_ID: 'Admin.Example.com' }, 'WEBAUTHN_RP_ID'],
+    [{ WEBAUTHN_ORIGIN: 'admin.example.com' }, 'WEBAUTHN_ORIGIN'],
+    [{ WEBAUTHN_ORIGIN: 'https://admin.example.com/login' }, 'WEBAUTHN_ORIGIN'],
+    [{ WEBAUTHN_RP_ID: 'example.com', WEBAUTHN_ORIGIN: 'https://example.org' }, 'WEBAUTHN_ORIGIN'],
+    [{ WEBAUTHN_RP_NAME: 'x'.repeat(65) }, 'WEBAUTHN_RP_NAME'],
+  ])('refuses %j, naming %s', (env, name) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(`环境变量 ${name} 无效`);
+  });
+});

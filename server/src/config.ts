@@ -67,6 +67,21 @@ export const ENV_SCHEMA = Type.Object({
   SITE_COMMENTS_PER_ADDRESS: perHour(200),
   SITE_UPLOADS_PER_MEMBER: perHour(20),
   SITE_UPLOADS_PER_ADDRESS: perHour(60),
+  /** Passkeys' relying party (modules/passkey): unset, derived from the serving host when it is localhost. */
+  WEBAUTHN_RP_ID: Type.Optional(
+    Type.String({
+      pattern: '^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$',
+      description: '应为域名（小写，不含协议和端口），如 admin.example.com',
+    }),
+  ),
+  WEBAUTHN_RP_NAME: Type.String({
+    minLength: 1,
+    maxLength: 64,
+    default: 'coder station 后台管理系统',
+    description: '长度应为 1 到 64 个字符',
+  }),
+  /** The page origins passkeys are used from, comma-separated (https://admin.example.com). */
+  WEBAUTHN_ORIGIN: Type.Optional(Type.String({ description: '应为以逗号分隔的网页来源，如 https://admin.example.com' })),
 });
 export type Env = Static<typeof ENV_SCHEMA>;
 
@@ -123,6 +138,39 @@ function timeZone(raw: string): string {
   }
 }
 
+/**
+ * The passkeys' relying party: null fields are derived from each request's host, and only when that
+ * host is localhost (a browser allows no IP address as a relying party, and a real host must be named).
+ */
+function webAuthn(env: Env): { rpId: string | null; rpName: string; origins: string[] | null } {
+  let origins: string[] | null = null;
+  if (env.WEBAUTHN_ORIGIN !== undefined) {
+    origins = env.WEBAUTHN_ORIGIN.split(',').map((raw) => {
+      let url: URL;
+      try {
+        url = new URL(raw.trim());
+      } catch {
+        throw new ConfigError('WEBAUTHN_ORIGIN', `"${raw.trim()}" ${ENV_SCHEMA.properties.WEBAUTHN_ORIGIN.description}`);
+      }
+      if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.origin !== raw.trim().replace(/\/$/, '')) {
+        throw new ConfigError('WEBAUTHN_ORIGIN', `"${raw.trim()}" ${ENV_SCHEMA.properties.WEBAUTHN_ORIGIN.description}`);
+      }
+      return url.origin;
+    });
+  }
+  const rpId = env.WEBAUTHN_RP_ID ?? (origins ? new URL(origins[0]).hostname : null);
+  if (rpId !== null) {
+    // A browser only accepts a relying-party id that is the page's host or a parent domain of it.
+    for (const origin of origins ?? []) {
+      const host = new URL(origin).hostname;
+      if (host !== rpId && !host.endsWith(`.${rpId}`)) {
+        throw new ConfigError('WEBAUTHN_ORIGIN', `"${origin}" 的主机名应为 WEBAUTHN_RP_ID（${rpId}）或其子域名`);
+      }
+    }
+  }
+  return { rpId, rpName: env.WEBAUTHN_RP_NAME, origins: origins ?? (rpId !== null ? [`https://${rpId}`] : null) };
+}
+
 function databaseUrl(raw: string | undefined): string | null {
   if (raw === undefined) return null;
   try {
@@ -175,6 +223,8 @@ function toConfig(env: Env, defaults: { webRoot?: string | null }) {
       comment: { member: env.SITE_COMMENTS_PER_MEMBER, address: env.SITE_COMMENTS_PER_ADDRESS },
       upload: { member: env.SITE_UPLOADS_PER_MEMBER, address: env.SITE_UPLOADS_PER_ADDRESS },
     },
+    /** Passkeys' relying party; null rpId/origins: derived per request, for localhost only. */
+    webAuthn: webAuthn(env),
     /** The built front end served at the root; null when there is none to serve. */
     webRoot: env.WEB_ROOT ? path.resolve(env.WEB_ROOT) : (defaults.webRoot ?? null),
   };

@@ -39,6 +39,8 @@ export const BACKED_UP_TABLES: readonly string[] = [
   'admin_sessions',
   'admin_recovery_codes',
   'login_challenges',
+  'admin_passkeys',
+  'passkey_challenges',
   'admin_logins',
   'captchas',
   'login_failures',

@@ -103,6 +103,49 @@ export const loginChallenges = pgTable(
   (t) => [index('login_challenges_expires_at_idx').on(t.expiresAt)],
 );
 
+/** An admin's passkeys (WebAuthn credentials, modules/passkey): deleted with the admin. */
+export const adminPasskeys = pgTable(
+  'admin_passkeys',
+  {
+    id: id('id').primaryKey(),
+    adminId: id('admin_id')
+      .notNull()
+      .references(() => admins.id, { onDelete: 'cascade' }),
+    /** The credential's id as the browser gives it (base64url): what a sign-in names. */
+    credentialId: text('credential_id').notNull(),
+    /** The COSE public key the authenticator made. */
+    publicKey: bytea('public_key').notNull(),
+    /** The authenticator's signature counter: a later sign-in must show a higher one (0: it keeps none). */
+    counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+    /** How the browser may reach the authenticator ('internal', 'usb', 'hybrid', …), as a JSON array. */
+    transports: jsonb('transports').$type<string[]>().notNull().default([]),
+    name: text('name').notNull(),
+    createdAt: epochMs('created_at').notNull(),
+    lastUsedAt: epochMs('last_used_at'),
+  },
+  (t) => [
+    uniqueIndex('admin_passkeys_credential_id_key').on(t.credentialId),
+    index('admin_passkeys_admin_id_idx').on(t.adminId, t.createdAt),
+  ],
+);
+
+/**
+ * WebAuthn challenges waiting for their answer, kept as their hash: single use (deleted by the
+ * answer that uses them), short-lived, bound to the admin for adding a passkey or proving identity.
+ */
+export const passkeyChallenges = pgTable(
+  'passkey_challenges',
+  {
+    idHash: varchar('id_hash', { length: 64 }).primaryKey(),
+    /** 'register', 'signin' or 'proof'. */
+    purpose: varchar('purpose', { length: 16 }).notNull(),
+    /** The admin a 'register' or 'proof' challenge was made for; null for a sign-in. */
+    adminId: id('admin_id').references(() => admins.id, { onDelete: 'cascade' }),
+    expiresAt: epochMs('expires_at').notNull(),
+  },
+  (t) => [index('passkey_challenges_expires_at_idx').on(t.expiresAt)],
+);
+
 /** Sign-ins to an admin account, right or wrong, kept 90 days (GET /api/admin/me/logins). */
 export const adminLogins = pgTable(
   'admin_logins',

@@ -16,7 +16,9 @@ interface AjvIssue {
 
 function fieldName(issue: AjvIssue): string {
   const missing = issue.params.missingProperty;
-  const path = typeof missing === 'string' ? missing : issue.instancePath.split('/').filter(Boolean).join('.');
+  // A field missing inside an object is named with its object's path (response.id).
+  const parts = issue.instancePath.split('/').filter(Boolean);
+  const path = (typeof missing === 'string' ? [...parts, missing] : parts).join('.');
   const leaf = path.split('.').pop() ?? '';
   const label = FIELD_LABELS[leaf];
   // "分类名称（typeName）": the screen's word for the administrator, the key for the developer.

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import {
+  adminPasskeys,
   adminRecoveryCodes,
   adminSessions,
   admins,
@@ -14,6 +15,7 @@ import {
 } from '../../src/db/schema';
 import { totpCode } from '../../src/modules/auth/totp';
 import { CAPTCHA, bearer, createTestContext, type TestContext, passwordOf } from '../harness';
+import { SoftAuthenticator } from '../soft-authenticator';
 import { contentFixtures } from '../content';
 import { UNKNOWN_ID, fillPath, multipart, png } from './support';
 import { buildWorld, routeKey, validBody, type World } from './world';
@@ -82,6 +84,20 @@ async function patchOnly(table: Table, url: string, id: string, change: Row, ext
   expect(after).toEqual({ ...before, ...change });
   expect(JSON.stringify(shown)).not.toContain(FORGED_ID);
   expect(await row(table, FORGED_ID)).toBeUndefined();
+}
+
+// No relying party configured: an injected request's Host (localhost:80) is the page's origin.
+const softKey = () => new SoftAuthenticator('localhost', 'http://localhost');
+// What a client might name besides a passkey's own fields: another admin, a counter, a key.
+const PASSKEY_FORGED = { adminId: FORGED_ID, counter: 99, credentialId: 'forged', publicKey: 'forged', lastUsedAt: LONG_AGO };
+
+/** A passkey added by `token`'s admin through the API; answers its id and the authenticator. */
+async function passkeyOf(token: string) {
+  const authenticator = softKey();
+  const options = (await call('POST', '/api/admin/me/passkeys/options', {}, token)).json().data;
+  const added = await call('POST', '/api/admin/me/passkeys', { name: 'k', response: authenticator.register(options) }, token);
+  expect(added.statusCode).toBe(201);
+  return { id: added.json().data._id as string, authenticator };
 }
 
 /** What each POST and PATCH is sent, and what must be true of what it stored. */
@@ -238,6 +254,80 @@ const CASES: Record<string, () => Promise<void>> = {
     );
     expect(response.statusCode).toBe(400);
     expect({ admin: await row(admins, target.id), codes: await codes() }).toEqual(before);
+  },
+
+  'POST /api/admin/me/passkeys/options': async () => {
+    // The user, relying party and exclusions are the server's: the caller's own account.
+    const target = await t.createAdmin(unique(), 2);
+    const response = await call(
+      'POST',
+      '/api/admin/me/passkeys/options',
+      { ...READ_ONLY, user: { id: world.rootId, name: 'root' }, rp: { id: 'example.evil' }, challenge: 'chosen' },
+      target.token,
+    );
+    const options = response.json().data;
+    expect(options.user.id).toBe(Buffer.from(target.id, 'hex').toString('base64url'));
+    expect(options.rp.id).toBe('localhost');
+    expect(options.challenge).not.toBe('chosen');
+  },
+
+  'POST /api/admin/me/passkeys': async () => {
+    // Stored for the caller with the authenticator's own key and counter, whatever else is sent.
+    const target = await t.createAdmin(unique(), 2);
+    const authenticator = softKey();
+    const options = (await call('POST', '/api/admin/me/passkeys/options', {}, target.token)).json().data;
+    const body = { ...READ_ONLY, ...PASSKEY_FORGED, name: unique(), response: authenticator.register(options) };
+    expect((await call('POST', '/api/admin/me/passkeys', body, target.token)).statusCode).toBe(201);
+    const [stored] = await t.database.db.select().from(adminPasskeys).where(eq(adminPasskeys.credentialId, authenticator.id));
+    expect(stored).toMatchObject({ adminId: target.id, counter: 0, lastUsedAt: null });
+    expect(stored.id).not.toBe(FORGED_ID);
+    expect(stored.createdAt).toBeGreaterThan(LONG_AGO);
+  },
+
+  'PATCH /api/admin/me/passkeys/:id': async () => {
+    const target = await t.createAdmin(unique(), 2);
+    const { id } = await passkeyOf(target.token);
+    const [before] = await t.database.db.select().from(adminPasskeys).where(eq(adminPasskeys.id, id));
+    const response = await call('PATCH', `/api/admin/me/passkeys/${id}`, { ...READ_ONLY, ...PASSKEY_FORGED, name: '改名' }, target.token);
+    expect(response.statusCode).toBe(200);
+    const [after] = await t.database.db.select().from(adminPasskeys).where(eq(adminPasskeys.id, id));
+    expect(after).toEqual({ ...before, name: '改名' });
+  },
+
+  'POST /api/admin/me/passkeys/proof-options': async () => {
+    // Only the caller's own passkeys are offered, whatever list is sent.
+    const target = await t.createAdmin(unique(), 2);
+    const response = await call(
+      'POST',
+      '/api/admin/me/passkeys/proof-options',
+      { ...READ_ONLY, allowCredentials: [{ id: 'AAAA' }] },
+      target.token,
+    );
+    expect(response.json().data.allowCredentials).toEqual([]);
+  },
+
+  'POST /api/admin/login/passkey/options': async () => {
+    const response = await t.inject({
+      method: 'POST',
+      url: '/api/admin/login/passkey/options',
+      payload: { ...READ_ONLY, rpId: 'example.evil', allowCredentials: [{ id: 'AAAA' }], userVerification: 'discouraged' },
+    });
+    expect(response.json().data).toMatchObject({ rpId: 'localhost', userVerification: 'required' });
+    expect(response.json().data.allowCredentials ?? []).toEqual([]);
+  },
+
+  'POST /api/admin/login/passkey': async () => {
+    // The session is the passkey's admin's, not one the body names.
+    const target = await t.createAdmin(unique(), 2);
+    const { authenticator } = await passkeyOf(target.token);
+    const options = (await t.inject({ method: 'POST', url: '/api/admin/login/passkey/options' })).json().data;
+    const response = await t.inject({
+      method: 'POST',
+      url: '/api/admin/login/passkey',
+      payload: { ...READ_ONLY, adminId: world.rootId, sub: world.rootId, loginId: 'root', response: authenticator.assert(options) },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().data.data._id).toBe(target.id);
   },
 
   'POST /api/admin/login/2fa': async () => {

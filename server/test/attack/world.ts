@@ -60,6 +60,16 @@ export const routeKey = (route: Pick<CatalogEntry, 'method' | 'url'>) => `${rout
  * token sends it, for the bodies that hold the sender's own password (a wrong one would count
  * against the login throttle).
  */
+/** A WebAuthn answer (registration or assertion) whose challenge the server never made. */
+function unaskedCredential(type: 'webauthn.create' | 'webauthn.get') {
+  const clientDataJSON = Buffer.from(JSON.stringify({ type, challenge: 'dW5hc2tlZA', origin: 'http://localhost' })).toString('base64url');
+  const response =
+    type === 'webauthn.create'
+      ? { clientDataJSON, attestationObject: 'AAAA' }
+      : { clientDataJSON, authenticatorData: 'AAAA', signature: 'AAAA' };
+  return { id: 'AAAA', rawId: 'AAAA', type: 'public-key', response, clientExtensionResults: {} };
+}
+
 export function validBody(
   key: string,
   world: World,
@@ -73,6 +83,10 @@ export function validBody(
     // A challenge nobody was given: answered 400 「验证已过期，请重新登录」.
     'POST /api/admin/login/2fa': { challenge: `c-${unique}`, code: '123456' },
     'PATCH /api/admin/me': { nickname: `m-${unique}`.slice(0, 32) },
+    // Answers to a challenge nobody was given: 400 「通行密钥验证已过期，请重试」, nothing added or signed in.
+    'POST /api/admin/me/passkeys': { name: `k-${unique}`.slice(0, 32), response: unaskedCredential('webauthn.create') },
+    'PATCH /api/admin/me/passkeys/:id': { name: `k-${unique}`.slice(0, 32) },
+    'POST /api/admin/login/passkey': { response: unaskedCredential('webauthn.get') },
     // The same password again: valid, and the table's admins keep signing in.
     'POST /api/admin/me/password': { currentPassword: ownPassword, newPassword: ownPassword },
     'POST /api/admin/me/2fa/enable': { code: '123456' },

@@ -1,9 +1,11 @@
-import { LockOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
+import { KeyOutlined, LockOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
+import { browserSupportsWebAuthn } from '@simplewebauthn/browser';
 import { history, useModel } from '@umijs/max';
 import { Button, Checkbox, Form, Input, Spin } from 'antd';
 import { useEffect, useState } from 'react';
 import { describeRequestError, errorStatus } from '@/requestErrorConfig';
 import { login } from '@/services/admin';
+import { isBrowserRefusal, signInWithPasskey } from '@/services/passkey';
 import type { LoginBody, LoginResult } from '#contract/auth';
 import { message } from '@/utils/feedback';
 import { safeRedirect, saveToken, toInitialState } from '@/utils/session';
@@ -53,6 +55,28 @@ export default function Login() {
     setChallenge(undefined);
     form.setFieldValue('captcha', '');
     captcha.reload();
+  };
+
+  // A passkey is both factors: no account, password, captcha or code (docs/screens.md "/login").
+  const [passkeyBusy, setPasskeyBusy] = useState(false);
+  const [passkeysSupported] = useState(browserSupportsWebAuthn);
+  const onPasskey = async () => {
+    setPasskeyBusy(true);
+    let result: LoginResult;
+    try {
+      result = await signInWithPasskey(form.getFieldValue('remember') ?? true);
+    } catch (error) {
+      message.error(
+        isBrowserRefusal(error)
+          ? '没有完成通行密钥登录（已取消、超时或本设备没有可用的通行密钥）'
+          : errorStatus(error) === 401
+            ? '通行密钥验证失败'
+            : loginFailureMessage(error),
+      );
+      setPasskeyBusy(false);
+      return;
+    }
+    await signIn(result);
   };
 
   const onFinish = async (values: LoginBody) => {
@@ -128,6 +152,13 @@ export default function Login() {
               登录
             </Button>
           </Form.Item>
+          {passkeysSupported ? (
+            <Form.Item style={{ margin: '12px 0 0' }}>
+              <Button block icon={<KeyOutlined />} loading={passkeyBusy} disabled={submitting} onClick={onPasskey}>
+                使用通行密钥登录
+              </Button>
+            </Form.Item>
+          ) : null}
         </Form>
       </main>
     </div>

@@ -329,3 +329,50 @@ describe('required two-step sign-in', () => {
     expect(await screen.findByText('管理员要求开启两步验证，请先在个人设置中开启')).toBeInTheDocument();
   });
 });
+
+describe('个人设置 → 通行密钥', () => {
+  const passkey = {
+    _id: '65f1a2b3c4d5e6f708192b01',
+    name: '办公室电脑',
+    createdAt: 1_700_000_000_000,
+    lastUsedAt: null,
+    transports: ['internal'],
+  };
+
+  it('lists the passkeys, renames one through the dialog and removes one behind a confirmation', async () => {
+    let list = [passkey];
+    handle = (req) => {
+      if (req.method === 'GET' && req.url === '/api/admin/me/passkeys') return { status: 200, body: envelope(list) };
+      if (req.method === 'PATCH' && req.url === `/api/admin/me/passkeys/${passkey._id}`) {
+        list = [{ ...passkey, name: (req.body as { name: string }).name }];
+        return { status: 200, body: envelope(list[0]) };
+      }
+      if (req.method === 'DELETE' && req.url === `/api/admin/me/passkeys/${passkey._id}`) {
+        list = [];
+        return { status: 200, body: envelope(null) };
+      }
+      return undefined;
+    };
+    await openSettings('passkeys');
+    expect(await screen.findByText('办公室电脑', {}, { timeout: 10_000 })).toBeInTheDocument();
+    expect(screen.getByText('从未使用')).toBeInTheDocument();
+    // jsdom has no WebAuthn: the page says so and offers no button that cannot work.
+    expect(screen.getByText('当前浏览器不支持通行密钥')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: '添加通行密钥' })).toBeDisabled();
+
+    await click(screen.getByRole('button', { name: '重命名 办公室电脑' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByLabelText('名称')).toHaveValue('办公室电脑');
+    fireEvent.change(within(dialog).getByLabelText('名称'), { target: { value: ' 家里的电脑 ' } });
+    await click(within(dialog).getByRole('button', { name: '保存' }));
+    expect(await screen.findByText('通行密钥已重命名')).toBeInTheDocument();
+    expect(calls('PATCH', `/api/admin/me/passkeys/${passkey._id}`)[0].body).toEqual({ name: '家里的电脑' });
+    expect(await screen.findByText('家里的电脑')).toBeInTheDocument();
+
+    await click(screen.getByRole('button', { name: '删除' }));
+    expect(await screen.findByText('确定删除通行密钥「家里的电脑」？删除后不能再用它登录。')).toBeInTheDocument();
+    await click(within(screen.getByRole('tooltip')).getByRole('button', { name: /删\s*除/ }));
+    expect(await screen.findByText('通行密钥已删除')).toBeInTheDocument();
+    expect(await screen.findByText('还没有通行密钥')).toBeInTheDocument();
+  });
+});

@@ -6,6 +6,7 @@ import { contentFixtures } from '../../../test/content';
 import { bearer, createTestContext, passwordOf, ROOT_LOGIN, ROOT_PASSWORD, type TestContext } from '../../../test/harness';
 import { multipart, png, UNKNOWN_ID } from '../../../test/attack/support';
 import { routeKey } from '../../../test/attack/world';
+import { SoftAuthenticator } from '../../../test/soft-authenticator';
 import { totpCode } from '../auth/totp';
 import { createAuditRepository, PURGE_BATCH } from './audit.repository';
 import { createAuditRetention } from './audit.retention';
@@ -64,6 +65,15 @@ function nextCode(secret: string): string {
   return totpCode(secret, t.clock.now());
 }
 
+/** Adds a passkey of a new software authenticator (no relying party configured: the injected Host, localhost). */
+async function addPasskey(token: string, name: string) {
+  const authenticator = new SoftAuthenticator('localhost', 'http://localhost');
+  const options = (await call('POST', '/api/admin/me/passkeys/options', undefined, token)).json().data;
+  const added = await call('POST', '/api/admin/me/passkeys', { name, response: authenticator.register(options) }, token);
+  expect(added.statusCode).toBe(201);
+  return { authenticator, passkeyId: added.json().data._id as string };
+}
+
 /** What one write route's entry must say, after doing that write through the API. */
 type Expected = Partial<AuditEntry>;
 
@@ -73,6 +83,64 @@ type Expected = Partial<AuditEntry>;
  * fails "every write route has a case", so a new write cannot go unaudited unnoticed.
  */
 const CASES: Record<string, () => Promise<{ entries?: number; expected: Expected }>> = {
+  // Passkeys: made and signed in (2) before each; the option calls make a challenge and no entry.
+  'POST /api/admin/me/passkeys/options': async () => {
+    const { id, token } = await t.createAdmin('audit-pk-options', 2);
+    expect((await call('POST', '/api/admin/me/passkeys/options', undefined, token)).statusCode).toBe(200);
+    return { entries: 2, expected: { action: '登录', adminId: id } };
+  },
+  'POST /api/admin/me/passkeys/proof-options': async () => {
+    const { id, token } = await t.createAdmin('audit-pk-proof', 2);
+    expect((await call('POST', '/api/admin/me/passkeys/proof-options', undefined, token)).statusCode).toBe(200);
+    return { entries: 2, expected: { action: '登录', adminId: id } };
+  },
+  'POST /api/admin/login/passkey/options': async () => {
+    const { id } = await t.createAdmin('audit-pk-signin-options', 2);
+    expect((await t.inject({ method: 'POST', url: '/api/admin/login/passkey/options' })).statusCode).toBe(200);
+    return { entries: 2, expected: { action: '登录', adminId: id } };
+  },
+  'POST /api/admin/me/passkeys': async () => {
+    const { id, token } = await t.createAdmin('audit-pk-add', 2);
+    await addPasskey(token, '办公室电脑');
+    return {
+      entries: 3,
+      expected: { action: '添加通行密钥', entity: 'admin', entityId: id, title: 'audit-pk-add：办公室电脑', adminId: id },
+    };
+  },
+  'PATCH /api/admin/me/passkeys/:id': async () => {
+    const { id, token } = await t.createAdmin('audit-pk-rename', 2);
+    const { passkeyId } = await addPasskey(token, '旧');
+    expect((await call('PATCH', `/api/admin/me/passkeys/${passkeyId}`, { name: '新' }, token)).statusCode).toBe(200);
+    return { entries: 4, expected: { action: '重命名通行密钥', entity: 'admin', entityId: id, title: 'audit-pk-rename：新', adminId: id } };
+  },
+  'DELETE /api/admin/me/passkeys/:id': async () => {
+    const { id, token } = await t.createAdmin('audit-pk-remove', 2);
+    const { passkeyId } = await addPasskey(token, '钥匙');
+    expect((await call('DELETE', `/api/admin/me/passkeys/${passkeyId}`, undefined, token)).statusCode).toBe(200);
+    return { entries: 4, expected: { action: '删除通行密钥', entity: 'admin', entityId: id, title: 'audit-pk-remove：钥匙', adminId: id } };
+  },
+  'POST /api/admin/login/passkey': async () => {
+    const { id, token } = await t.createAdmin('audit-pk-login', 2);
+    const { authenticator } = await addPasskey(token, '钥匙');
+    const options = (await t.inject({ method: 'POST', url: '/api/admin/login/passkey/options' })).json().data;
+    const response = await t.inject({
+      method: 'POST',
+      url: '/api/admin/login/passkey',
+      payload: { response: authenticator.assert(options) },
+    });
+    expect(response.statusCode).toBe(200);
+    return {
+      entries: 4,
+      expected: {
+        action: '登录',
+        entity: 'session',
+        entityId: id,
+        title: 'audit-pk-login（通行密钥）',
+        adminId: id,
+        adminLoginId: 'audit-pk-login',
+      },
+    };
+  },
   'POST /api/admin/login': async () => {
     expect((await t.login(ROOT_LOGIN, ROOT_PASSWORD)).statusCode).toBe(200);
     return {

@@ -134,7 +134,8 @@ export function createAuthService(deps: {
     if (keys.some((key) => (failures.get(key) ?? 0) >= THROTTLE_MAX_FAILURES)) throw tooManyAttempts();
   }
 
-  async function startSession(admin: AdminRow, remember: boolean, client: ClientInfo, at: number): Promise<LoginResult> {
+  /** `how` (通行密钥) follows the account's name in the 登录 entry of a sign-in without a password. */
+  async function startSession(admin: AdminRow, remember: boolean, client: ClientInfo, at: number, how?: string): Promise<LoginResult> {
     const lifetime = (remember ? 7 : 1) * DAY_MS;
     const sessionId = randomBytes(16).toString('hex');
     // The audit log's 登录 entry is written when a session really starts (after the second step
@@ -151,7 +152,8 @@ export function createAuthService(deps: {
         },
         tx,
       );
-      await deps.audit.record(tx, admin, { action: AUDIT_ACTIONS.login, entity: 'session', entityId: admin.id, title: admin.loginId });
+      const title = how ? `${admin.loginId}（${how}）` : admin.loginId;
+      await deps.audit.record(tx, admin, { action: AUDIT_ACTIONS.login, entity: 'session', entityId: admin.id, title });
     });
     const token = (await getTokens()).sign({ sub: admin.id, sid: sessionId }, lifetime);
     return { token, data: toAdmin(admin) };
@@ -206,6 +208,11 @@ export function createAuthService(deps: {
         throw badRequest(AUTH_MESSAGES.wrongCaptcha);
       }
     },
+    /** A session for an admin proved another way (a passkey): the token, row and 登录 entry of a sign-in. */
+    startSession,
+
+    /** Records a sign-in attempt in the account's history (GET /api/admin/me/logins). */
+    recordLogin: record,
 
     /**
      * Runs a secret check of a signed-in admin (a current password, a TOTP code) under the login
