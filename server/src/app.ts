@@ -246,8 +246,11 @@ export async function buildApp({ config, database, logging = silentLogging(), no
     comments,
     interviews,
     types,
+    sanctions,
     now,
   });
+  // A suspension ends the member's sessions in its own transaction.
+  sanctions.endSessionsWith((tx, userId) => members.endAllOf([userId], tx));
   // For tests that count views without a listening server: the same flush the job runs.
   app.decorate('siteViews', views);
 

@@ -589,6 +589,56 @@ describe('what members write', () => {
   });
 });
 
+describe('sanctions on member calls', () => {
+  it('禁言 refuses questions, comments, nickname and intro with the end; 封禁 refuses sign-in and ends the sessions at once', async () => {
+    const muted = await memberWithPassword('site-muted-member');
+    const mute = await t.inject({
+      method: 'POST',
+      url: `/api/user/${muted.id}/sanctions`,
+      headers: bearer(root),
+      payload: { kind: 'mute', days: 3, reason: '刷屏' },
+    });
+    expect(mute.statusCode).toBe(201);
+    const writes = [
+      { method: 'POST' as const, url: '/api/issue', payload: { issueTitle: '禁言中提问', issueContent: '<p>内容</p>', typeId } },
+      { method: 'POST' as const, url: '/api/comment', payload: { commentContent: '<p>评论</p>', commentType: 2, bookId, typeId } },
+      { method: 'PATCH' as const, url: `/api/user/${muted.id}`, payload: { nickname: '新昵称' } },
+      { method: 'PATCH' as const, url: `/api/user/${muted.id}`, payload: { intro: '新简介' } },
+    ];
+    for (const write of writes) {
+      const response = await t.inject({ ...write, headers: bearer(muted.token), remoteAddress: muted.ip });
+      expect({ url: write.url, status: response.statusCode, code: response.json().errorCode }).toEqual({
+        url: write.url,
+        status: 403,
+        code: ERROR_CODES.muted,
+      });
+      expect(response.json().msg).toMatch(/禁言.*\d{4}-\d{2}-\d{2}/);
+    }
+    // Reading and signing in stay open to a muted member; a change that others do not read too.
+    expect((await t.inject({ method: 'GET', url: `/api/user/${muted.id}`, headers: bearer(muted.token) })).statusCode).toBe(200);
+    expect(
+      (await t.inject({ method: 'PATCH', url: `/api/user/${muted.id}`, headers: bearer(muted.token), payload: { qq: '12345' } }))
+        .statusCode,
+    ).toBe(200);
+
+    const suspended = await memberWithPassword('site-suspended-member');
+    const suspend = await t.inject({
+      method: 'POST',
+      url: `/api/user/${suspended.id}/sanctions`,
+      headers: bearer(root),
+      payload: { kind: 'suspend', days: null, reason: '广告' },
+    });
+    expect(suspend.statusCode).toBe(201);
+    const after = await t.inject({ method: 'GET', url: `/api/user/${suspended.id}`, headers: bearer(suspended.token) });
+    expect(after.statusCode).toBe(401);
+    const signIn = await siteLogin('site-suspended-member', suspended.password);
+    expect(signIn.statusCode).toBe(403);
+    expect(signIn.json()).toMatchObject({ errorCode: ERROR_CODES.suspended, msg: expect.stringContaining('永久封禁') });
+    // A wrong password is told as a wrong password: the suspension only to the account's owner.
+    expect((await siteLogin('site-suspended-member', 'Wrong-Password-11')).json().errorCode).not.toBe(ERROR_CODES.suspended);
+  });
+});
+
 describe('another origin', () => {
   it('SITE_ORIGINS may call the visitor and member side; the back-office never answers cross-origin', async () => {
     const visitor = await t.inject({ method: 'GET', url: '/api/issue', headers: { origin: SITE } });

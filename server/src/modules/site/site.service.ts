@@ -1,3 +1,4 @@
+import type { SanctionService } from '../sanction/sanction.service';
 import { and, count, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import { AUTH_MESSAGES } from '#contract/auth';
 import type { Book, BookListQuery } from '#contract/book';
@@ -106,6 +107,8 @@ export function createSiteService(deps: {
   comments: CommentService;
   interviews: InterviewService;
   types: TypeService;
+  /** 禁言 and 封禁 (modules/sanction): asked before a member posts or signs in. */
+  sanctions: Pick<SanctionService, 'refuseIfSanctioned'>;
   now?: () => number;
 }) {
   const { db, members, limits, views } = deps;
@@ -215,6 +218,8 @@ export function createSiteService(deps: {
       const succeeded = await throttled(body.loginId, client.ip, async () => Boolean(user) && (await passwordMatches(user, body.loginPwd)));
       if (!user || !succeeded) return { data: null };
       if (!user.enabled) return { data: { _id: user.id, loginId: user.loginId, enabled: false } };
+      // Only after the password: a suspension is not told to whoever merely knows the account name.
+      await deps.sanctions.refuseIfSanctioned(user.id, 'suspend');
       const at = now();
       // The server sets the time of the last sign-in (the old client PATCHed it itself).
       await writeTransaction(db, ['users'], (tx) => tx.update(users).set({ lastLoginDate: at }).where(eq(users.id, user.id)));
@@ -272,6 +277,8 @@ export function createSiteService(deps: {
     async updateOwn(member: AuthenticatedMember, id: string, body: SiteUpdateUserBody): Promise<OwnProfile> {
       if (id !== member.id) throw forbidden();
       const { loginPwd, ...fields } = body;
+      // A nickname and an intro are what others read: a muted member cannot change them.
+      if (fields.nickname !== undefined || fields.intro !== undefined) await deps.sanctions.refuseIfSanctioned(member.id, 'mute');
       let passwordHash: string | undefined;
       if (loginPwd) {
         checkUserPassword(loginPwd);
@@ -326,6 +333,7 @@ export function createSiteService(deps: {
     },
 
     async ask(member: AuthenticatedMember, body: SiteCreateIssueBody): Promise<Issue> {
+      await deps.sanctions.refuseIfSanctioned(member.id, 'mute');
       await limits.take('issue', { memberId: member.id, ip: member.ip });
       const issueContent = requiredHtml('issueContent', body.issueContent);
       const at = now();
@@ -367,6 +375,7 @@ export function createSiteService(deps: {
       const parentId = onIssue ? body.issueId : body.bookId;
       if (!parentId) throw badRequest(onIssue ? ISSUE_MESSAGES.notFound : BOOK_MESSAGES.notFound);
       const commentContent = requiredHtml('commentContent', body.commentContent);
+      await deps.sanctions.refuseIfSanctioned(member.id, 'mute');
       await limits.take('comment', { memberId: member.id, ip: member.ip });
       const at = now();
       const id = newId(at);
