@@ -21,6 +21,8 @@ interface Scenario {
   label: string;
   path: string;
   kind: 'list' | 'single';
+  /** Loaded without a token: a visitor of the public site (issue 24). */
+  visitor?: true;
 }
 
 const STARTS = 3;
@@ -43,6 +45,9 @@ async function contentScenarios(server: BenchServer, token: string): Promise<Sce
   const types = await getJson<Array<{ _id: string }>>(`${server.url}/api/type`, token);
   const books = await getJson<{ data: Array<{ _id: string }> }>(`${server.url}/api/book?current=1&pageSize=1`, token);
   if (!types.length || !books.data.length) throw new Error('the seeded database has no types or no books');
+  const approved = await getJson<{ data: Array<{ _id: string }> }>(`${server.url}/api/issue?current=1&pageSize=1&issueStatus=true`, token);
+  if (!approved.data.length) throw new Error('the seeded database has no approved issue');
+  const issueId = approved.data[0]._id;
   return [
     {
       label: 'issue list, approved, one type',
@@ -52,6 +57,10 @@ async function contentScenarios(server: BenchServer, token: string): Promise<Sce
     { label: 'comment list, type 1, with user and target', path: '/api/comment/1?current=1&pageSize=10', kind: 'list' },
     { label: 'one book by id', path: `/api/book/${books.data[0]._id}`, kind: 'single' },
     { label: 'whoami', path: '/api/admin/whoami', kind: 'single' },
+    // The public site's hot path (issue 24), as a visitor: no token.
+    { label: 'visitor: approved issues, page 1', path: '/api/issue?current=1&pageSize=10&issueStatus=true', kind: 'list', visitor: true },
+    { label: 'visitor: one issue', path: `/api/issue/${issueId}`, kind: 'single', visitor: true },
+    { label: 'visitor: its first comment page', path: `/api/comment/issuecomment/${issueId}?current=1&pageSize=10`, kind: 'list', visitor: true },
   ];
 }
 
@@ -70,8 +79,8 @@ async function runScenarios(
     // With the floors: the product, the product that looks every session up and the two floors
     // in turn, in rounds (lib/floor.ts).
     const [http, sessionInDb, floor, listOnlyFloor] = limits
-      ? await measureSideBySide(scenario.path, token, [server, limits.sessionInDb, limits.floors.floor, limits.floors.listOnly], options)
-      : [await measure(`${server.url}${scenario.path}`, token, server.pid, options.connections, options.duration, options.warmup)];
+      ? await measureSideBySide(scenario.path, scenario.visitor ? null : token, [server, limits.sessionInDb, limits.floors.floor, limits.floors.listOnly], options)
+      : [await measure(`${server.url}${scenario.path}`, scenario.visitor ? null : token, server.pid, options.connections, options.duration, options.warmup)];
     const statements = limits?.statements.get(scenario.path);
     const limit = limits && statements ? pgbench(limits.url, statements, options.connections, options.duration, options.warmup) : undefined;
     rows.push({
@@ -151,6 +160,7 @@ async function main() {
       const calls = await captureCalls(
         url,
         scenarios.map((s) => s.path),
+        new Set(scenarios.filter((s) => s.visitor).map((s) => s.path)),
       );
       floors = await startFloors(url, calls, work);
       const sessionInDb = await startServer({ DATABASE_URL: url }, path.join(work, 'server-postgres-session-in-db.log'), {

@@ -15,12 +15,13 @@ export interface LoadResult {
   requests: number;
 }
 
-function once(url: string, token: string, connections: number, seconds: number): Promise<autocannon.Result> {
+function once(url: string, token: string | null, connections: number, seconds: number): Promise<autocannon.Result> {
   return autocannon({
     url,
     connections,
     duration: seconds,
-    headers: { authorization: `Bearer ${token}` },
+    // A null token: a visitor's call (the public site), without Authorization.
+    headers: token ? { authorization: `Bearer ${token}` } : {},
     // A run that cannot keep up must show as latency, not as dropped samples.
     timeout: 10,
   });
@@ -38,7 +39,7 @@ function cpuMs(pid: number): number {
  */
 export async function measure(
   url: string,
-  token: string,
+  token: string | null,
   pid: number,
   connections: number,
   seconds: number,

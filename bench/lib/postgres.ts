@@ -134,6 +134,8 @@ export function inlineParameters(sql: string, params: unknown[]): string {
 export interface CapturedCall {
   statements: Array<{ sql: string; params: unknown[] }>;
   body: unknown;
+  /** Made without a token (a visitor of the public site). */
+  anonymous?: boolean;
 }
 
 /**
@@ -143,7 +145,7 @@ export interface CapturedCall {
  * keeps no session in memory (it does not listen for session changes), so it asks the database
  * on every call, as the product does whenever its notification channel is down.
  */
-export async function captureCalls(url: string, paths: string[]): Promise<Map<string, CapturedCall>> {
+export async function captureCalls(url: string, paths: string[], anonymous: ReadonlySet<string> = new Set()): Promise<Map<string, CapturedCall>> {
   let recording: CapturedCall['statements'] | null = null;
   const database = await openDatabase({
     kind: 'postgres',
@@ -173,9 +175,10 @@ export async function captureCalls(url: string, paths: string[]): Promise<Map<st
     const calls = new Map<string, CapturedCall>();
     for (const target of paths) {
       recording = [];
-      const response = await app.inject({ method: 'GET', url: target, headers: { authorization: `Bearer ${token}` } });
+      const visitor = anonymous.has(target);
+      const response = await app.inject({ method: 'GET', url: target, headers: visitor ? {} : { authorization: `Bearer ${token}` } });
       if (response.statusCode !== 200) throw new Error(`capturing ${target}: ${response.statusCode} ${response.body}`);
-      calls.set(target, { statements: recording, body: response.json() });
+      calls.set(target, { statements: recording, body: response.json(), anonymous: visitor });
       recording = null;
     }
     return calls;

@@ -82,7 +82,7 @@ describe('kept list counts', () => {
     ).rejects.toThrow('rolled back');
     await expectCountsTrue();
 
-    await db.execute(sql`truncate comments, issues, interviews, books, users`);
+    await db.execute(sql`truncate book_unlocks, points_ledger, user_sessions, comments, issues, interviews, books, users`);
     await expectCountsTrue();
     expect(await keptCount('users')).toBe(0);
   });
@@ -164,7 +164,7 @@ describe('kept buckets and deep pages', () => {
     base + [0, 0, 1, 3, 3, 3, 4, 8, 40][i % 9] * DAY + [0, 1, 1, 5, 23][i % 5] * HOUR + (i % 7) * 60_000;
 
   beforeEach(async () => {
-    await ctx.database.db.execute(sql`truncate comments, issues, books, interviews, users`);
+    await ctx.database.db.execute(sql`truncate book_unlocks, points_ledger, user_sessions, comments, issues, books, interviews, users`);
   });
 
   it('follow inserts, date and key changes, deletes, cascades, rollbacks and truncation', async () => {
@@ -202,7 +202,7 @@ describe('kept buckets and deep pages', () => {
       }),
     ).rejects.toThrow('rolled back');
     await expectBucketsTrue();
-    await db.execute(sql`truncate comments, issues, books, interviews, users`);
+    await db.execute(sql`truncate book_unlocks, points_ledger, user_sessions, comments, issues, books, interviews, users`);
     const [{ n }] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from list_buckets`);
     expect(Number(n)).toBe(0);
   });
