@@ -46,6 +46,10 @@ export const BACKED_UP_TABLES: readonly string[] = [
   ...OTHER_ENTITIES,
   'uploads',
   'audit_log',
+  // The chain's head and purged ranges travel with the entries, so a restored log still verifies.
+  'audit_chain',
+  'audit_chain_gaps',
+  'security_events',
   'trash',
 ];
 
