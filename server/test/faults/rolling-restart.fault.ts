@@ -165,7 +165,8 @@ it(`restarting one process then the other under ${RATE_PER_SECOND} calls/s: ever
 
   const seconds = (Date.now() - started) / 1000;
   const failed = outcomes.filter((outcome) => !/^2\d\d$/.test(outcome));
-  const tally = failed.reduce<Record<string, number>>((all, outcome) => ({ ...all, [outcome]: (all[outcome] ?? 0) + 1 }), {});
+  const tally: Record<string, number> = {};
+  for (const outcome of failed) tally[outcome] = (tally[outcome] ?? 0) + 1;
   console.log(
     `rolling restart: ${outcomes.length} calls in ${seconds.toFixed(1)} s (${Math.round(outcomes.length / seconds)}/s), non-2xx: ${failed.length}`,
   );
