@@ -7,7 +7,7 @@
  *
  * The database is `--database-url` (default: the bench's, postgres://postgres@127.0.0.1:5432/bench),
  * seeded beforehand (`npm run bench -- --keep` leaves it). `--env K=V` goes to both servers
- * (e.g. SESSIONS_IN_MEMORY=false, the statements of the floor).
+ * (e.g. SESSIONS_IN_MEMORY=false, the statements of the floor); `--env-b K=V` to B only.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -27,12 +27,15 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '32' },
     'database-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/bench' },
     env: { type: 'string', multiple: true },
+    'env-b': { type: 'string', multiple: true },
   },
 });
 if (!values.a || !values.b)
   throw new Error('usage: npx tsx bench/ab.ts --a OLD.cjs --b NEW.cjs [--path P]... [--rounds N] [--seconds S] [--env K=V]...');
 const paths = values.path ?? ['/api/user?current=1&pageSize=10', '/api/admin/whoami'];
 const extraEnv = Object.fromEntries((values.env ?? []).map((pair) => pair.split(/=(.*)/s).slice(0, 2)));
+// `--env-b K=V`: for B only (one bundle with a setting on and off, e.g. METRICS_TOKEN).
+const envB = Object.fromEntries((values['env-b'] ?? []).map((pair) => pair.split(/=(.*)/s).slice(0, 2)));
 
 interface Side {
   name: 'A' | 'B';
@@ -48,7 +51,7 @@ async function start(name: Side['name'], bundle: string): Promise<Side> {
     dataDir,
     databaseUrl: values['database-url'],
     logFile: path.join(dataDir, 'server.log'),
-    env: { NODE_ENV: 'benchmark', LOG_LEVEL: 'info', ...extraEnv },
+    env: { NODE_ENV: 'benchmark', LOG_LEVEL: 'info', ...extraEnv, ...(name === 'B' ? envB : {}) },
   });
   await server.ready(60_000);
   return { name, server, token: await signIn(server.url) };

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import { queryRows, rememberedAnswers, type Database } from '../db/client';
 import { COUNTERS, counterValue } from '../lib/counters';
 import { fail } from '../lib/http';
@@ -46,13 +46,7 @@ export function registerMetrics(app: FastifyInstance, database: Database, option
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
 
-  const requests = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'Requests by method, route pattern and status, with their duration',
-    labelNames: ['method', 'route', 'status'] as const,
-    buckets: BUCKETS,
-    registers: [registry],
-  });
+  const requests = requestHistogram();
 
   const stats = () => database.stats?.() ?? { pool: null, feedLive: null };
   new Gauge({
@@ -129,16 +123,59 @@ export function registerMetrics(app: FastifyInstance, database: Database, option
 
   // Written with `done`: it runs on every call, and must not cost one a promise.
   app.addHook('onResponse', (request, reply, done) => {
-    requests.observe(
-      { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: reply.statusCode },
-      reply.elapsedTime / 1000,
-    );
+    requests.observe(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
 
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
     if (!admitted(request, options)) return reply.status(404).send(fail(404, '页面不存在'));
-    const text = await registry.metrics();
+    const text = `${await registry.metrics()}${requests.render()}`;
     return reply.header('Content-Type', registry.contentType).header('Cache-Control', 'no-store').send(text);
   });
+}
+
+const labelValue = (value: string) => value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+
+/**
+ * The requests' histogram, kept here rather than in prom-client's Histogram: that one hashes a
+ * labels object on every observe, which cost the cheapest call (whoami) 7-9 % more CPU; here an
+ * observe is one Map look-up and a few additions. Rendered in the same text format.
+ */
+function requestHistogram() {
+  const series = new Map<string, { labels: string; buckets: number[]; sum: number; count: number }>();
+  return {
+    observe(method: string, route: string, status: number, seconds: number) {
+      const key = `${method} ${status} ${route}`;
+      let found = series.get(key);
+      if (!found) {
+        found = {
+          labels: `method="${labelValue(method)}",route="${labelValue(route)}",status="${status}"`,
+          buckets: BUCKETS.map(() => 0),
+          sum: 0,
+          count: 0,
+        };
+        series.set(key, found);
+      }
+      let i = 0;
+      while (i < BUCKETS.length && seconds > BUCKETS[i]) i++;
+      if (i < BUCKETS.length) found.buckets[i]++;
+      found.sum += seconds;
+      found.count++;
+    },
+    render(): string {
+      const name = 'http_request_duration_seconds';
+      const lines = [`# HELP ${name} Requests by method, route pattern and status, with their duration`, `# TYPE ${name} histogram`];
+      for (const { labels, buckets, sum, count } of series.values()) {
+        let cumulative = 0;
+        BUCKETS.forEach((le, i) => {
+          cumulative += buckets[i];
+          lines.push(`${name}_bucket{le="${le}",${labels}} ${cumulative}`);
+        });
+        lines.push(`${name}_bucket{le="+Inf",${labels}} ${count}`);
+        lines.push(`${name}_sum{${labels}} ${sum}`);
+        lines.push(`${name}_count{${labels}} ${count}`);
+      }
+      return `${lines.join('\n')}\n`;
+    },
+  };
 }
