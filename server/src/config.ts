@@ -58,8 +58,6 @@ export const ENV_SCHEMA = Type.Object({
   METRICS: Type.Union([Type.Literal('off'), Type.Literal('loopback')], { default: 'off', description: '应为 off 或 loopback' }),
   /** On SIGTERM, how long /readyz says 503 while calls are still served, before the drain begins. */
   STOP_DELAY_MS: whole(0, 600_000, 0, '应为 0 到 600000 之间的毫秒数'),
-  /** OTLP/HTTP collector (e.g. http://127.0.0.1:4318): a trace per request, a span per SQL statement. Unset: none. */
-  OTEL_EXPORTER_OTLP_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://', description: '应为 http:// 或 https:// 地址' })),
 });
 export type Env = Static<typeof ENV_SCHEMA>;
 
@@ -159,7 +157,6 @@ function toConfig(env: Env, defaults: { webRoot?: string | null }) {
     sessionsInMemory: env.SESSIONS_IN_MEMORY,
     metrics: { token: env.METRICS_TOKEN ?? null, loopback: env.METRICS === 'loopback' },
     stopDelayMs: env.STOP_DELAY_MS,
-    otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT ?? null,
     /** The built front end served at the root; null when there is none to serve. */
     webRoot: env.WEB_ROOT ? path.resolve(env.WEB_ROOT) : (defaults.webRoot ?? null),
   };

@@ -1,7 +1,12 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { AUDIT_CHAIN_BREAKS, type AuditChainReport } from '#contract/audit';
 import { queryRows } from '../../db/client';
-import { bearer, createTestContext, ROOT_LOGIN, type TestContext } from '../../../test/harness';
+import { bearer, createTestContext, freshDatabase, ROOT_LOGIN, type TestContext } from '../../../test/harness';
+import { backup, restore } from '../../backup/backup';
+import { verifyChain } from './audit.chain';
 import { createAuditRepository } from './audit.repository';
 import { createAuditRetention } from './audit.retention';
 import { createSecurityEvents } from './security-events';
@@ -140,6 +145,28 @@ describe('the hash chain', () => {
     expect(await verify()).toMatchObject({ ok: true, count: 0 });
     await write(1, 'chain-after-purge');
     expect(await verify()).toMatchObject({ ok: true, count: 1 });
+  });
+});
+
+describe('backup and restore', () => {
+  it('a restored log verifies as the original did, and goes on linking after it', async () => {
+    const before = await verify();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cs-chain-'));
+    const archive = path.join(dir, 'chain.jsonl.gz');
+    const target = await freshDatabase();
+    try {
+      await backup(t.database.db, archive);
+      await restore(target.database, archive);
+      expect(await verifyChain(target.database.db)).toEqual(before);
+      await target.database.db.execute(
+        sql`insert into audit_log (at, admin_id, admin_login_id, action, entity, entity_id, title) values (1, 'x', 'x', '新增', 'user', 'x', 'after restore')`,
+      );
+      expect(await verifyChain(target.database.db)).toMatchObject({ ok: true, count: before.count + 1 });
+    } finally {
+      await target.database.close();
+      await target.drop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
