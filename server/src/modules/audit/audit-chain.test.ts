@@ -3,10 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { AUDIT_CHAIN_BREAKS, type AuditChainReport } from '#contract/audit';
-import { queryRows } from '../../db/client';
 import { bearer, createTestContext, freshDatabase, ROOT_LOGIN, type TestContext } from '../../../test/harness';
 import { backup, restore } from '../../backup/backup';
 import { verifyChain } from './audit.chain';
+import { createAudit } from './audit';
+import { openDatabase, queryRows, type Database } from '../../db/client';
+import { scratchDatabase } from '../../../test/live/postgres';
 import { createAuditRepository } from './audit.repository';
 import { createAuditRetention } from './audit.retention';
 import { createSecurityEvents } from './security-events';
@@ -146,6 +148,46 @@ describe('the hash chain', () => {
     await write(1, 'chain-after-purge');
     expect(await verify()).toMatchObject({ ok: true, count: 1 });
   });
+});
+
+describe('two processes writing at once (PostgreSQL: two pools on one database)', () => {
+  it('200 transactions of 1 to 3 entries each, spread over both: one chain, in commit order, that verifies', async () => {
+    const adminUrl = process.env.TEST_DATABASE_URL;
+    // On PGlite there is one connection: the same writes, one pool.
+    const scratch = adminUrl ? await scratchDatabase(adminUrl, 'cs_chain') : null;
+    const handles: Database[] = scratch
+      ? await Promise.all([0, 1].map(() => openDatabase({ kind: 'postgres', url: scratch.url, poolSize: 5 })))
+      : [t.database];
+    try {
+      if (scratch) await handles[0].migrate();
+      const audit = createAudit();
+      const actor = { id: 'x', loginId: 'racer', permission: 1 };
+      const before = (await verifyChain(handles[0].db)).count;
+      await Promise.all(
+        Array.from({ length: 200 }, (_, i) =>
+          handles[i % handles.length].db.transaction((tx) =>
+            audit.record(
+              tx,
+              actor,
+              Array.from({ length: (i % 3) + 1 }, (_, j) => ({
+                action: '新增' as const,
+                entity: 'user' as const,
+                entityId: 'x',
+                title: `race ${i}.${j}`,
+              })),
+            ),
+          ),
+        ),
+      );
+      // 1, 2, 3, 1, 2, 3 … entries: 399 in all.
+      expect(await verifyChain(handles[0].db)).toMatchObject({ ok: true, count: before + 399 });
+    } finally {
+      if (scratch) {
+        await Promise.all(handles.map((handle) => handle.close()));
+        await scratch.drop();
+      }
+    }
+  }, 120_000);
 });
 
 describe('backup and restore', () => {
