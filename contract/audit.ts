@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ID_PATTERN, Id } from './ids';
 import { IdFilter, PageQuery } from './paging';
-import { AUDIT_ACTIONS, AUDIT_ENTITIES, BATCH_MAX, type AuditEntity } from './values/audit';
+import { AUDIT_ACTIONS, AUDIT_CHAIN_BREAKS, AUDIT_ENTITIES, BATCH_MAX, type AuditEntity } from './values/audit';
 
 export * from './values/audit';
 
@@ -58,7 +58,14 @@ const AuditFilters = {
   record: Type.Optional(Type.String({ maxLength: 120, description: '记录：24 位 id（精确）或标题的一部分（不区分大小写）' })),
 };
 
-export const AuditListQuery = Type.Object({ ...PageQuery, ...AuditFilters }, { additionalProperties: false });
+export const AuditListQuery = Type.Object(
+  {
+    ...PageQuery,
+    ...AuditFilters,
+    security: Type.Optional(Type.Boolean({ description: 'true：列出安全事件（被拒绝的调用，只限超级管理员），其他筛选条件不适用' })),
+  },
+  { additionalProperties: false },
+);
 export type AuditListQuery = Static<typeof AuditListQuery>;
 
 /** GET /api/audit/export: the list's filters, every page. */
@@ -90,3 +97,41 @@ export type BatchBody<A extends string> = { action: A; ids: string[] };
 
 export const BatchResult = Type.Object({ done: Type.Integer({ description: '处理的记录数' }) }, { title: 'BatchResult' });
 export type BatchResult = Static<typeof BatchResult>;
+
+/** GET /api/audit/verify: the hash chain checked from its start (or the last purge) to its end. */
+export const AuditChainReport = Type.Object(
+  {
+    ok: Type.Boolean({ description: '日志链完整' }),
+    count: Type.Integer({ description: '核对通过的记录数（到断开处为止）' }),
+    purged: Type.Integer({ description: '保留期清理掉的记录数（链在清理处记录了衔接，仍可核对）' }),
+    broken: Type.Optional(
+      Type.Object({
+        id: Type.String({ description: '第一条断开的记录的日志编号（链尾被删时为空）' }),
+        seq: Type.Union([Type.Integer(), Type.Null()], { description: '它在链中的位置' }),
+        at: Type.Integer({ description: 'epoch 毫秒（链尾被删时为 0）' }),
+        reason: Type.Union(Object.values(AUDIT_CHAIN_BREAKS).map((text) => Type.Literal(text))),
+      }),
+    ),
+  },
+  { title: 'AuditChainReport' },
+);
+export type AuditChainReport = Static<typeof AuditChainReport>;
+
+/** One security event: refused calls of one kind from one address to one route within one minute. */
+export const SecurityEvent = Type.Object(
+  {
+    _id: Type.String(),
+    firstAt: Type.Integer({ description: '这一分钟内第一次，epoch 毫秒' }),
+    lastAt: Type.Integer({ description: '这一分钟内最后一次，epoch 毫秒' }),
+    adminId: Type.String({ description: '已知时是管理员 id，否则为空' }),
+    adminLoginId: Type.String({ description: '已知时是管理员账号，否则为空' }),
+    address: Type.String({ description: '来源地址' }),
+    method: Type.String(),
+    route: Type.String({ description: '路由（模式，例如 /api/user/:id）' }),
+    status: Type.Integer({ description: '回答的状态码（401、403、429…）' }),
+    reason: Type.String({ description: '原因：errorCode 或说明' }),
+    count: Type.Integer({ description: '次数' }),
+  },
+  { title: 'SecurityEvent' },
+);
+export type SecurityEvent = Static<typeof SecurityEvent>;

@@ -122,3 +122,20 @@ export const BATCH_MESSAGES = {
   /** Followed by the ids. */
   unknownIds: '以下记录不存在，未做任何修改：',
 } as const;
+
+/** Why `npm run audit:verify` / GET /api/audit/verify says the chain breaks at an entry. */
+export const AUDIT_CHAIN_BREAKS = {
+  content: '该条记录的内容被改动过',
+  link: '该条记录与前一条的链接不符（前面的记录被改动、删除或调换了顺序）',
+  missing: '该条记录之前缺少记录（被删除且不是保留期清理）',
+  unlinked: '该条记录没有进入日志链',
+  tail: '日志链末尾的记录被删除',
+} as const;
+export type AuditChainBreak = (typeof AUDIT_CHAIN_BREAKS)[keyof typeof AUDIT_CHAIN_BREAKS];
+
+/** Reasons a refused call is recorded as a security event (GET /api/audit?security=true). */
+export const SECURITY_REASONS = {
+  unauthenticated: '未登录或登录已失效',
+  forbidden: '没有权限',
+  throttled: '登录尝试过多被限制',
+} as const;

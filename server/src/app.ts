@@ -5,6 +5,8 @@ import type { Config } from './config';
 import type { Database } from './db/client';
 import { registerAuth } from './plugins/auth';
 import { registerDrain } from './plugins/drain';
+import { registerMetrics } from './plugins/metrics';
+import { registerProbes } from './plugins/probes';
 import { clientErrorHandler, followAnswers, frameworkErrorHandler, registerErrorHandling } from './plugins/errors';
 import { registerInputNormalisation } from './plugins/input';
 import { silentLogging, type Logging } from './plugins/logging';
@@ -17,6 +19,12 @@ import { createAudit } from './modules/audit/audit';
 import { createAuditRepository } from './modules/audit/audit.repository';
 import { createAuditRetention } from './modules/audit/audit.retention';
 import { auditRoutes } from './modules/audit/audit.routes';
+import {
+  createSecurityEvents,
+  registerSecurityEventRecording,
+  type SecurityEvents,
+  securityEventsJob,
+} from './modules/audit/security-events';
 import { createAuditService } from './modules/audit/audit.service';
 import { accountRoutes, securitySettingsRoutes } from './modules/account/account.routes';
 import { createAccountService } from './modules/account/account.service';
@@ -79,6 +87,13 @@ declare module 'fastify' {
   }
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Refused calls counted in memory until their next write (tests flush them). */
+    securityEvents: SecurityEvents;
+  }
+}
+
 export interface AppOptions {
   config: Config;
   database: Database;
@@ -118,6 +133,8 @@ export async function buildApp({ config, database, logging = silentLogging(), no
 
   // First, so that a call arriving during a stop is turned away before anything touches the database.
   registerDrain(app);
+  registerMetrics(app, database, config.metrics);
+  registerProbes(app, database);
   // After the drain's onSend hook, which may set Connection: close.
   registerUnreadBody(app);
   registerErrorHandling(app);
@@ -188,8 +205,16 @@ export async function buildApp({ config, database, logging = silentLogging(), no
     onError: (error) => app.log.error({ err: error }, 'review events failed'),
   });
   const auditRepo = createAuditRepository(db);
+  const securityEvents = createSecurityEvents({
+    db,
+    now,
+    onError: (error) => app.log.error({ err: error }, 'security events not stored'),
+  });
+  app.decorate('securityEvents', securityEvents);
+  registerSecurityEventRecording(app, securityEvents);
   const auditLog = createAuditService({
     repo: auditRepo,
+    security: securityEvents,
     reverters: {
       admin: (actor, id, fields, guard) => admins.update(actor, id, fields, guard),
       user: (actor, id, fields, guard) => users.update(actor, id, fields, guard),
@@ -294,7 +319,9 @@ export async function buildApp({ config, database, logging = silentLogging(), no
   // requests, as in tests and dev:mock, leaves them to the test's clock), all stopped on close.
   let stopJobs: (() => Promise<void>) | null = null;
   app.addHook('onListen', async () => {
-    stopJobs ??= startJobs([auditRetention.job, trashExpiryJob(trash), viewFlushJob(views), sanctionExpiryJob(sanctions)], (error, job) =>
+    stopJobs ??= startJobs(
+      [auditRetention.job, trashExpiryJob(trash), viewFlushJob(views), sanctionExpiryJob(sanctions), securityEventsJob(securityEvents)],
+      (error, job) =>
       app.log.error({ err: error }, `${job.name} failed`),
     );
   });
@@ -306,6 +333,7 @@ export async function buildApp({ config, database, logging = silentLogging(), no
     await stopJobs?.();
     // The views counted since the last flush are written before the database closes.
     await views.flush().catch((error: unknown) => app.log.error({ err: error }, 'views not written on close'));
+    await securityEvents.flush();
   });
 
   await registerWeb(app, config.webRoot);

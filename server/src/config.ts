@@ -82,6 +82,12 @@ export const ENV_SCHEMA = Type.Object({
   }),
   /** The page origins passkeys are used from, comma-separated (https://admin.example.com). */
   WEBAUTHN_ORIGIN: Type.Optional(Type.String({ description: '应为以逗号分隔的网页来源，如 https://admin.example.com' })),
+  /** GET /metrics for whoever sends `Authorization: Bearer <this>` (and for no one else). */
+  METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16, maxLength: 256, description: '长度应为 16 到 256 个字符' })),
+  /** `loopback`: GET /metrics without a token for a caller on 127.0.0.1 / ::1 (not through a proxy). */
+  METRICS: Type.Union([Type.Literal('off'), Type.Literal('loopback')], { default: 'off', description: '应为 off 或 loopback' }),
+  /** On SIGTERM, how long /readyz says 503 while calls are still served, before the drain begins. */
+  STOP_DELAY_MS: whole(0, 600_000, 0, '应为 0 到 600000 之间的毫秒数'),
 });
 export type Env = Static<typeof ENV_SCHEMA>;
 
@@ -225,6 +231,8 @@ function toConfig(env: Env, defaults: { webRoot?: string | null }) {
     },
     /** Passkeys' relying party; null rpId/origins: derived per request, for localhost only. */
     webAuthn: webAuthn(env),
+    metrics: { token: env.METRICS_TOKEN ?? null, loopback: env.METRICS === 'loopback' },
+    stopDelayMs: env.STOP_DELAY_MS,
     /** The built front end served at the root; null when there is none to serve. */
     webRoot: env.WEB_ROOT ? path.resolve(env.WEB_ROOT) : (defaults.webRoot ?? null),
   };

@@ -77,9 +77,15 @@ async function main() {
   const stop = async (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    app.log.info({ signal }, 'shutting down: finishing requests in flight, turning new ones away with 503');
     let code = 0;
     try {
+      // A balancer that reads /readyz stops sending calls here before they start being refused.
+      if (config.stopDelayMs > 0) {
+        app.unready();
+        app.log.info({ signal, stopDelayMs: config.stopDelayMs }, 'shutting down: /readyz answers 503, still serving calls');
+        await new Promise((resolve) => setTimeout(resolve, config.stopDelayMs));
+      }
+      app.log.info({ signal }, 'shutting down: finishing requests in flight, turning new ones away with 503');
       await app.drain(DRAIN_GRACE_MS);
       await app.close();
     } catch (error) {

@@ -1,4 +1,4 @@
-import type { AuditEntity, AuditEntry, AuditListQuery, BatchResult } from '#contract/audit';
+import type { AuditChainReport, AuditEntity, AuditEntry, AuditListQuery, BatchResult, SecurityEvent } from '#contract/audit';
 import { api } from './api';
 import { fetchTable, type TableParams, type TableResult } from './table';
 
@@ -23,4 +23,14 @@ export type BatchAction = 'delete' | 'enable' | 'disable' | 'approve' | 'unappro
 /** A bulk action on the selected rows: all of them or none. */
 export function batch(resource: BatchResource, action: BatchAction, ids: string[]): Promise<BatchResult> {
   return api<BatchResult>(`/api/${resource}/batch`, { method: 'POST', data: { action, ids } });
+}
+
+/** 安全事件: refused calls, newest first (a super admin's). */
+export function listSecurityEvents(params: { current?: number; pageSize?: number }): Promise<TableResult<SecurityEvent>> {
+  return fetchTable<SecurityEvent>('/api/audit', { ...params, security: true });
+}
+
+/** 核对日志链: the hash chain checked from end to end (a super admin's). */
+export function verifyAuditChain(): Promise<AuditChainReport> {
+  return api<AuditChainReport>('/api/audit/verify');
 }

@@ -52,6 +52,10 @@ export const BACKED_UP_TABLES: readonly string[] = [
   'rate_events',
   'uploads',
   'audit_log',
+  // The chain's head and purged ranges travel with the entries, so a restored log still verifies.
+  'audit_chain',
+  'audit_chain_gaps',
+  'security_events',
   'trash',
   'moderation_words',
   'moderation_settings',

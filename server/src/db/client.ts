@@ -37,6 +37,14 @@ export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
  */
 const changeVersions = new WeakMap<Db, () => number | null>();
 
+/** The answers memoUntilWrite holds per database (GET /metrics: sessions in memory). */
+const memos = new WeakMap<Db, Array<{ readonly size: number }>>();
+
+/** How many answers are remembered for `db` now. */
+export function rememberedAnswers(db: Db): number {
+  return (memos.get(db) ?? []).reduce((sum, memo) => sum + memo.size, 0);
+}
+
 /**
  * `lookup`, with its answers remembered per key until something is written.
  *
@@ -68,6 +76,7 @@ export function memoUntilWrite<A extends unknown[], R>(
   // Bounded by count, the least recently used answer going first; a write makes every answer
   // stale at once by moving the version, so nothing needs evicting for it.
   const memo = new LRUCache<string, { version: number; answer: R }>({ max: options.max ?? 1000 });
+  memos.set(db, [...(memos.get(db) ?? []), memo]);
   return (...args) => {
     const before = version();
     if (before === null) return lookup(...args);
@@ -97,6 +106,15 @@ export interface Database {
   /** LISTEN to a channel's notifications (the review queue's live events), on both databases. */
   listen: Listen;
   close(): Promise<void>;
+  /** What GET /metrics reads: the pool's connections (PostgreSQL) and whether the change feed is trusted. */
+  stats?(): DatabaseStats;
+}
+
+export interface DatabaseStats {
+  /** node-postgres' public totalCount / idleCount / waitingCount; null on the embedded database. */
+  pool: { total: number; idle: number; waiting: number } | null;
+  /** Whether remembered answers are trusted now (db/change-feed.ts); null when nothing is remembered. */
+  feedLive: boolean | null;
 }
 
 interface QueryObserver {
@@ -140,7 +158,7 @@ function queryLogger({ onQuery }: QueryObserver) {
   return onQuery ? { logQuery: (query: string, params: unknown[]) => onQuery(query, params) } : undefined;
 }
 
-function migrationsFolder(): string {
+export function migrationsFolder(): string {
   // The source tree (server/src/db) and the bundle (server/dist) sit at different depths.
   const candidates = [path.resolve(__dirname, '../../migrations'), path.resolve(__dirname, '../migrations')];
   const found = candidates.find((dir) => fs.existsSync(path.join(dir, 'meta', '_journal.json')));
@@ -230,6 +248,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         listeners.add(stop);
         return stop;
       },
+      stats: () => ({
+        pool: { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount },
+        feedLive: feed ? feed.version() !== null : null,
+      }),
       async close() {
         await Promise.all([...listeners].map(async (stop) => (await stop)()));
         await feed?.close();

@@ -404,8 +404,16 @@ export const auditLog = pgTable(
     entityId: id('entity_id').notNull(),
     title: text('title').notNull(),
     changes: jsonb('changes'),
+    /**
+     * The hash chain (migration 0013, docs/decisions/0016-audit-hash-chain.md): filled at commit by
+     * the deferred trigger `audit_chain_link`, in commit order; null only inside the writing transaction.
+     */
+    seq: bigint('seq', { mode: 'number' }),
+    prevHash: text('prev_hash'),
+    hash: text('hash'),
   },
   (t) => [
+    uniqueIndex('audit_log_seq_idx').on(t.seq),
     index('audit_log_at_idx').on(t.at.desc(), t.id.desc()),
     index('audit_log_admin_at_idx').on(t.adminId, t.at.desc(), t.id.desc()),
     index('audit_log_entity_at_idx').on(t.entity, t.at.desc(), t.id.desc()),
@@ -414,6 +422,56 @@ export const auditLog = pgTable(
     // The 记录 filter: a record's id whatever its entity, or a substring of its title.
     index('audit_log_entity_id_at_idx').on(t.entityId, t.at.desc(), t.id.desc()),
     grams('audit_log_title_grams_idx', t.title),
+  ],
+);
+
+/**
+ * The head of the audit chain (one row, id 1, made by the first entry): the last linked entry's
+ * seq and hash. Its row lock, taken at commit by `audit_chain_link`, orders the chain as commits are.
+ */
+export const auditChain = pgTable('audit_chain', {
+  id: smallint('id').primaryKey(),
+  seq: bigint('seq', { mode: 'number' }).notNull(),
+  hash: text('hash').notNull(),
+});
+
+/**
+ * Ranges of the chain that retention removed (seq from..to, merged when adjacent) and the hash of
+ * the last removed entry: what the next remaining entry's prev_hash must equal.
+ */
+export const auditChainGaps = pgTable(
+  'audit_chain_gaps',
+  {
+    fromSeq: bigint('from_seq', { mode: 'number' }).primaryKey(),
+    toSeq: bigint('to_seq', { mode: 'number' }).notNull(),
+    lastHash: text('last_hash').notNull(),
+  },
+  (t) => [uniqueIndex('audit_chain_gaps_to_seq_idx').on(t.toSeq)],
+);
+
+/**
+ * Refused calls (401 / 403 on a guarded route, throttled sign-ins): one row per (minute window,
+ * address, route, reason), counted, so that a flood costs one row a minute (modules/audit/security-events.ts).
+ */
+export const securityEvents = pgTable(
+  'security_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    windowStart: epochMs('window_start').notNull(),
+    firstAt: epochMs('first_at').notNull(),
+    lastAt: epochMs('last_at').notNull(),
+    adminId: text('admin_id').notNull().default(''),
+    adminLoginId: text('admin_login_id').notNull().default(''),
+    address: text('address').notNull(),
+    method: text('method').notNull(),
+    route: text('route').notNull(),
+    status: smallint('status').notNull(),
+    reason: text('reason').notNull(),
+    count: integer('count').notNull(),
+  },
+  (t) => [
+    uniqueIndex('security_events_window_key_idx').on(t.windowStart, t.address, t.method, t.route, t.reason, t.adminId),
+    index('security_events_last_at_idx').on(t.lastAt.desc(), t.id.desc()),
   ],
 );
 

@@ -13,8 +13,15 @@ declare module 'fastify' {
      * already in flight have been answered, or after `graceMs`.
      */
     drain(graceMs: number): Promise<void>;
+    /** The step before: GET /readyz answers 503 from now on, every call is still served. */
+    unready(): void;
+    /** Whether a stop has begun (unready or draining): what GET /readyz reads. */
+    stopping(): boolean;
   }
 }
+
+// The probes keep answering during a stop: a balancer reads /readyz's 503, a supervisor /livez.
+const PROBES = new Set(['/livez', '/readyz']);
 
 /**
  * Fastify's own close stops accepting connections at once (new callers see "connection refused")
@@ -23,6 +30,7 @@ declare module 'fastify' {
  */
 export function registerDrain(app: FastifyInstance) {
   let draining = false;
+  let unready = false;
   let inFlight = 0;
   let onIdle: (() => void) | null = null;
 
@@ -32,7 +40,7 @@ export function registerDrain(app: FastifyInstance) {
   };
 
   app.addHook('onRequest', (request, reply, done) => {
-    if (draining) {
+    if (draining && !PROBES.has(request.url)) {
       reply.header('Connection', 'close');
       reply.status(503).send(fail(503, '服务暂时不可用，请稍后重试'));
       return;
@@ -49,6 +57,11 @@ export function registerDrain(app: FastifyInstance) {
     if (draining) reply.header('Connection', 'close');
     done(null, payload);
   });
+
+  app.decorate('unready', () => {
+    unready = true;
+  });
+  app.decorate('stopping', () => unready || draining);
 
   app.decorate('drain', (graceMs: number) => {
     draining = true;

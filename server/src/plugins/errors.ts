@@ -4,6 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ERROR_CODES } from '#contract/envelope';
 import { FIELD_LABELS } from '#contract/fields';
 import { UPLOAD_MESSAGES } from '#contract/upload';
+import { COUNTERS, increment } from '../lib/counters';
 import { AppError, isForeignKeyViolation, sqlState } from '../lib/errors';
 import { fail } from '../lib/http';
 
@@ -185,6 +186,9 @@ export function registerErrorHandling(app: FastifyInstance) {
       return reply.status(409).send(fail(409, '数据已被其他操作修改，请刷新后重试'));
     }
     if (isDatabaseUnavailable(error)) {
+      const code = sqlState(error);
+      if (code === '55P03') increment(COUNTERS.lockTimeouts);
+      else if (code === '57014') increment(COUNTERS.statementTimeouts);
       request.log.warn({ err: error }, 'database unavailable');
       return reply.status(503).send(fail(503, '服务暂时不可用，请稍后重试'));
     }

@@ -85,6 +85,7 @@ const RULES: Record<string, 'public' | 'admin' | 'super' | 'self'> = {
   // reverted change needed, checked by that record's own update.
   'GET /api/audit': 'admin',
   'GET /api/audit/export': 'admin',
+  'GET /api/audit/verify': 'super',
   'GET /api/audit/:entity/:id': 'admin',
   'POST /api/audit/:auditId/revert': 'admin',
   // A bulk delete of users is a super admin's (checked in audit.test.ts), enabling and disabling any admin's.

@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { envelope } from '@/testing/fakeNetwork';
 import { clickSearch, EDITOR, listScreenNetwork, openList, pageReply } from '@/testing/listScreen';
 import type { Admin } from '#contract/admin';
-import type { AuditEntry } from '#contract/audit';
+import { AUDIT_CHAIN_BREAKS, type AuditEntry, type SecurityEvent } from '#contract/audit';
 
 const ROOT_ID = '65f1a2b3c4d5e6f708192a01';
 
@@ -53,7 +53,35 @@ const exported: AuditEntry = {
   revertible: false,
 };
 
+const refused: SecurityEvent = {
+  _id: '7',
+  firstAt: 1_700_000_000_000,
+  lastAt: 1_700_000_030_000,
+  adminId: '',
+  adminLoginId: '',
+  address: '203.0.113.9',
+  method: 'GET',
+  route: '/api/user',
+  status: 401,
+  reason: 'SESSION_EXPIRED',
+  count: 57,
+};
+
 const net = listScreenNetwork((req) => {
+  if (req.method === 'GET' && req.url.startsWith('/api/audit?') && req.url.includes('security=true')) {
+    return pageReply(req.url, [refused], 1);
+  }
+  if (req.method === 'GET' && req.url === '/api/audit/verify') {
+    return {
+      status: 200,
+      body: envelope({
+        ok: false,
+        count: 16,
+        purged: 0,
+        broken: { id: '17', seq: 17, at: 1_700_000_000_000, reason: AUDIT_CHAIN_BREAKS.content },
+      }),
+    };
+  }
   if (req.method === 'GET' && req.url.startsWith('/api/audit?')) {
     return pageReply(req.url, [{ ...entry, recordExists: true }, retyped, exported], 3);
   }
@@ -164,5 +192,29 @@ describe('操作日志', () => {
     await pick('管理员', 'root');
     await clickSearch();
     await waitFor(() => expect(auditQueries().at(-1)?.get('adminId')).toBe(ROOT_ID));
+  });
+
+  it('a normal admin has neither 安全事件 nor 核对日志链', async () => {
+    net.me = EDITOR;
+    await openList('/audit', 'alice');
+    expect(screen.queryByText('安全事件')).toBeNull();
+    expect(screen.queryByRole('button', { name: '核对日志链' })).toBeNull();
+  });
+
+  it('a super admin opens 安全事件 (refused calls, counted) and 核对日志链 names the first broken entry', async () => {
+    net.me = { ...EDITOR, _id: ROOT_ID, loginId: 'root', permission: 1 };
+    await openList('/audit', 'alice');
+    await act(async () => {
+      fireEvent.click(screen.getByRole('tab', { name: '安全事件' }));
+    });
+    const row = within((await screen.findByText('203.0.113.9')).closest('tr') as HTMLElement);
+    expect(row.getByText('GET /api/user')).toBeInTheDocument();
+    expect(row.getByText('57')).toBeInTheDocument();
+    expect(row.getByText('SESSION_EXPIRED')).toBeInTheDocument();
+    expect(net.sent.some((r) => r.url.startsWith('/api/audit?') && r.url.includes('security=true'))).toBe(true);
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: '核对日志链' }));
+    });
+    expect(await screen.findByText(/日志链在日志编号 17（.*）处断开：该条记录的内容被改动过。此前 16 条核对无误。/)).toBeInTheDocument();
   });
 });

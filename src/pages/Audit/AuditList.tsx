@@ -1,16 +1,16 @@
 import type { ProColumns } from '@ant-design/pro-components';
 import { PageContainer, ProTable } from '@ant-design/pro-components';
 import { Link, useAccess } from '@umijs/max';
-import { Tag } from 'antd';
-import { useCallback, useState } from 'react';
+import { Alert, Button, Tag } from 'antd';
+import { type ReactNode, useCallback, useState } from 'react';
 import HistoryButton, { EntryChanges } from '@/components/HistoryDrawer';
 import { useListExport } from '@/components/ExportButton';
 import { indexColumn } from '@/components/listColumns';
 import { dayRangeFilter, useListTable } from '@/hooks/useListTable';
 import { listAdmins } from '@/services/admin';
-import { listAudit } from '@/services/audit';
+import { listAudit, listSecurityEvents, verifyAuditChain } from '@/services/audit';
 import type { FilterKey } from '@/services/table';
-import type { AuditEntry, AuditListQuery } from '#contract/audit';
+import type { AuditChainReport, AuditEntry, AuditListQuery, SecurityEvent } from '#contract/audit';
 import { AUDIT_ACTIONS, AUDIT_ENTITIES, type AuditAction } from '#contract/values/audit';
 import { dayRange, dayRangePresets, formatDate, timeZoneTooltip } from '@/utils/format';
 
@@ -63,9 +63,87 @@ function RecordCell({ entry, canSuperAdmin }: { entry: AuditEntry; canSuperAdmin
 
 const TIME_RANGE = [dayRangeFilter('at', ['from', 'to'])];
 
+/** What 核对日志链 found, in a sentence. */
+export function chainSummary(report: AuditChainReport): string {
+  const purged = report.purged ? `，另有 ${report.purged} 条已按保留期清理` : '';
+  if (report.ok) return `日志链完整：核对了 ${report.count} 条记录${purged}。`;
+  const broken = report.broken!;
+  const which = broken.id ? `日志编号 ${broken.id}（${formatDate(broken.at)}）` : `链中第 ${broken.seq} 条`;
+  return `日志链在${which}处断开：${broken.reason}。此前 ${report.count} 条核对无误${purged}。`;
+}
+
+/**
+ * 核对日志链 (a super admin's): checks the hash chain; what it found stays on the page, above the
+ * table, until closed (an alert a screen reader announces, no dialog to trap the keyboard).
+ */
+function useChainCheck() {
+  const [checking, setChecking] = useState(false);
+  const [report, setReport] = useState<AuditChainReport | null>(null);
+  const verify = async () => {
+    setChecking(true);
+    try {
+      setReport(await verifyAuditChain());
+    } catch {
+      // The request layer has shown the failure.
+    } finally {
+      setChecking(false);
+    }
+  };
+  const button = (
+    <Button key="verify" loading={checking} onClick={verify}>
+      核对日志链
+    </Button>
+  );
+  const alert = report && (
+    <Alert
+      style={{ marginBottom: 16 }}
+      type={report.ok ? 'success' : 'error'}
+      showIcon
+      closable
+      onClose={() => setReport(null)}
+      message={chainSummary(report)}
+    />
+  );
+  return { button, alert };
+}
+
+const securityColumns: ProColumns<SecurityEvent>[] = [
+  indexColumn(),
+  {
+    title: '时间',
+    tooltip: timeZoneTooltip(),
+    key: 'lastAt',
+    render: (_, event) => (event.count > 1 ? `${formatDate(event.firstAt)} ~ ${formatDate(event.lastAt)}` : formatDate(event.lastAt)),
+  },
+  { title: '管理员', key: 'adminLoginId', render: (_, event) => event.adminLoginId || '-' },
+  { title: '地址', dataIndex: 'address' },
+  { title: '接口', key: 'route', render: (_, event) => `${event.method} ${event.route}` },
+  { title: '状态', dataIndex: 'status' },
+  { title: '原因', dataIndex: 'reason' },
+  { title: '次数', dataIndex: 'count' },
+];
+
+/** 安全事件: refused calls, a flood counted per minute, newest first. */
+function SecurityEvents({ verifyButton }: { verifyButton: ReactNode }) {
+  return (
+    <ProTable<SecurityEvent>
+      rowKey="_id"
+      columns={securityColumns}
+      search={false}
+      request={listSecurityEvents}
+      headerTitle="安全事件"
+      toolBarRender={() => [verifyButton]}
+      pagination={{ defaultPageSize: 10, showSizeChanger: true }}
+      scroll={{ x: 'max-content' }}
+    />
+  );
+}
+
 /** 操作日志: who did what, newest first; a normal admin sees their own entries only. */
 export default function AuditList() {
   const access = useAccess();
+  const [tab, setTab] = useState<'entries' | 'security'>('entries');
+  const chain = useChainCheck();
   const exporter = useListExport('audit');
   // The admins' accounts by id, for the 管理员 filter's tag.
   const [admins, setAdmins] = useState<Record<string, string>>({});
@@ -140,8 +218,30 @@ export default function AuditList() {
 
   return (
     // The table's header names the list; a page heading would say it a second time.
-    <PageContainer title={false}>
-      <ProTable<AuditEntry> {...list.props(columns)} headerTitle="操作日志" toolBarRender={() => [exporter.button]} />
+    <PageContainer
+      title={false}
+      // 安全事件 and 核对日志链 are a super admin's.
+      tabList={
+        access.canSuperAdmin
+          ? [
+              { key: 'entries', tab: '操作记录' },
+              { key: 'security', tab: '安全事件' },
+            ]
+          : undefined
+      }
+      tabActiveKey={tab}
+      onTabChange={(key) => setTab(key === 'security' ? 'security' : 'entries')}
+    >
+      {chain.alert}
+      {tab === 'security' && access.canSuperAdmin ? (
+        <SecurityEvents verifyButton={chain.button} />
+      ) : (
+        <ProTable<AuditEntry>
+          {...list.props(columns)}
+          headerTitle="操作日志"
+          toolBarRender={() => (access.canSuperAdmin ? [chain.button, exporter.button] : [exporter.button])}
+        />
+      )}
     </PageContainer>
   );
 }

@@ -6,6 +6,7 @@ import { ENTITIES, type EntityName, type Naming } from '../../db/entities';
 import { auditLog } from '../../db/schema';
 import { likePattern } from '../../lib/filters';
 import type { PageRequest } from '../../lib/paging';
+import { recordGaps, verifyChain } from './audit.chain';
 
 export type AuditRow = typeof auditLog.$inferSelect;
 export type AuditRepository = ReturnType<typeof createAuditRepository>;
@@ -142,12 +143,21 @@ export function createAuditRepository(db: Db) {
 
     /**
      * Removes up to PURGE_BATCH entries older than `before` (found through the date index) and
-     * answers how many went.
+     * answers how many went. The removed ranges of the hash chain are recorded in the same
+     * transaction, under the chain head's lock, so that what remains still verifies.
      */
-    async purgeBatch(before: number): Promise<number> {
-      const oldest = db.select({ id: auditLog.id }).from(auditLog).where(lt(auditLog.at, before)).limit(PURGE_BATCH);
-      const removed = await db.delete(auditLog).where(inArray(auditLog.id, oldest)).returning({ id: auditLog.id });
-      return removed.length;
+    purgeBatch(before: number): Promise<number> {
+      return db.transaction(async (tx) => {
+        await tx.execute(sql`select 1 from audit_chain where id = 1 for update`);
+        const oldest = tx.select({ id: auditLog.id }).from(auditLog).where(lt(auditLog.at, before)).limit(PURGE_BATCH);
+        const removed = await tx.delete(auditLog).where(inArray(auditLog.id, oldest)).returning({ seq: auditLog.seq, hash: auditLog.hash });
+        const linked = removed.filter((row): row is { seq: number; hash: string } => row.seq !== null && row.hash !== null);
+        await recordGaps(tx, linked);
+        return removed.length;
+      });
     },
+
+    /** The hash chain checked from its start to its end (audit.chain.ts). */
+    verify: () => verifyChain(db),
   };
 }

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { AuditEntry, AuditIdParams, AuditListQuery, AuditRecordParams } from '#contract/audit';
+import { AuditChainReport, AuditEntry, AuditIdParams, AuditListQuery, AuditRecordParams, SecurityEvent } from '#contract/audit';
 import { Paged } from '#contract/paging';
 import { ok, responses } from '../../lib/http';
 import { currentAdmin } from '../../plugins/auth';
@@ -12,12 +12,24 @@ export const auditRoutes: FastifyPluginAsyncTypebox<{ auditLog: AuditService }> 
     {
       config: { access: 'admin' },
       schema: {
-        summary: '操作日志（新的在前；普通管理员只看到自己的）',
+        summary: '操作日志（新的在前；普通管理员只看到自己的）；security=true 时为安全事件（只限超级管理员）',
         querystring: AuditListQuery,
-        response: responses(Paged(AuditEntry)),
+        response: responses(Type.Union([Paged(AuditEntry), Paged(SecurityEvent)])),
       },
     },
     async (request) => ok(await auditLog.list(currentAdmin(request), request.query)),
+  );
+
+  app.get(
+    '/verify',
+    {
+      config: { access: 'super' },
+      schema: {
+        summary: '核对日志链：从头（或保留期清理处）到尾逐条核对哈希链，指出第一条断开的记录',
+        response: responses(AuditChainReport),
+      },
+    },
+    async (request) => ok(await auditLog.verify(currentAdmin(request))),
   );
 
   app.get(

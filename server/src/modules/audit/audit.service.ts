@@ -9,12 +9,15 @@ import {
   type AuditEntity,
   type AuditEntry,
   type AuditExportQuery,
+  type AuditChainReport,
   type AuditListQuery,
+  type SecurityEvent,
 } from '#contract/audit';
 import type { Page } from '#contract/paging';
 import { ENTITIES, REFERENCE_FIELDS, type EntityName } from '../../db/entities';
 import { badRequest, forbidden, notFound } from '../../lib/errors';
 import type { Actor, RevertGuard } from './audit';
+import type { SecurityEvents } from './security-events';
 import type { AuditFilter, AuditRepository, AuditRow, NamedTable, RecordNames } from './audit.repository';
 
 /**
@@ -129,13 +132,22 @@ export function createAuditService(deps: {
   reverters: Partial<Record<AuditEntity, Reverter>>;
   /** By action, or by `entity:action` where one entity's entries of an action go back another way. */
   actionReverters?: Partial<Record<AuditAction | `${AuditEntity}:${AuditAction}`, ActionReverter>>;
+  security: SecurityEvents;
 }) {
-  const { repo, reverters } = deps;
+  const { repo, reverters, security } = deps;
   const actionReverters = deps.actionReverters ?? {};
 
   return {
-    /** A super admin sees everyone's entries; a normal admin only their own. */
-    async list(actor: Actor, query: AuditListQuery): Promise<Page<AuditEntry>> {
+    /**
+     * A super admin sees everyone's entries; a normal admin only their own. `security=true`: the
+     * security events instead (a super admin's only), the counts noted so far written first.
+     */
+    async list(actor: Actor, query: AuditListQuery): Promise<Page<AuditEntry> | Page<SecurityEvent>> {
+      if (query.security) {
+        if (actor.permission !== SUPER) throw forbidden();
+        await security.flush();
+        return security.list({ current: query.current, pageSize: query.pageSize });
+      }
       const page = await repo.list(filterFor(actor, query), { current: query.current, pageSize: query.pageSize });
       return { ...page, data: await entriesOf(repo, page.data) };
     },
@@ -153,6 +165,12 @@ export function createAuditService(deps: {
     async history(actor: Actor, entity: AuditEntity, id: string): Promise<AuditEntry[]> {
       if ((entity === 'admin' || entity === 'session') && actor.permission !== SUPER && id !== actor.id) throw forbidden();
       return entriesOf(repo, await repo.history(entity, id));
+    },
+
+    /** The hash chain checked from end to end (a super admin's). */
+    async verify(actor: Actor): Promise<AuditChainReport> {
+      if (actor.permission !== SUPER) throw forbidden();
+      return repo.verify();
     },
 
     async revert(actor: Actor, auditId: number): Promise<AuditEntry[]> {
