@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { registerAuth } from './plugins/auth';
+import { registerReauth } from './plugins/reauth';
 import { registerDrain } from './plugins/drain';
 import { clientErrorHandler, followAnswers, frameworkErrorHandler, registerErrorHandling } from './plugins/errors';
 import { registerInputNormalisation } from './plugins/input';
@@ -113,10 +114,19 @@ export async function buildApp({ config, database, logging = silentLogging(), no
     admins: adminRepo,
     jwtSecret: config.jwtSecret,
     captchaTestAnswer: config.captchaTestAnswer,
+    reauthWindowMs: config.reauthWindowMs,
     now,
   });
   const admins = createAdminService({ db, admins: adminRepo, auth: authRepo, audit, now });
-  const account = createAccountService({ db, admins: adminRepo, repo: authRepo, auth, audit, now });
+  const account = createAccountService({
+    db,
+    admins: adminRepo,
+    repo: authRepo,
+    auth,
+    audit,
+    reauthWindowMs: config.reauthWindowMs,
+    now,
+  });
   const typeRepo = createTypeRepository(db);
   const types = createTypeService({ db, types: typeRepo, audit, now });
   const uploads = createUploadService({ db, uploads: createUploadRepository(db), audit, now });
@@ -176,6 +186,7 @@ export async function buildApp({ config, database, logging = silentLogging(), no
   const stats = createStatsService({ stats: createStatsRepository(db), now });
 
   registerAuth(app, auth);
+  registerReauth(app);
 
   await app.register(captchaRoutes, { prefix: '/res', auth });
   await app.register(sessionRoutes, { prefix: '/api/admin', auth, timeZone: config.timeZone });

@@ -52,6 +52,8 @@ export const ENV_SCHEMA = Type.Object({
    * changed (on PostgreSQL: told by LISTEN/NOTIFY, db/change-feed.ts); false: every request reads it.
    */
   SESSIONS_IN_MEMORY: flag(true),
+  /** How long a proof of identity (sign-in, POST /api/admin/me/reauth) lets the powerful actions through. */
+  REAUTH_WINDOW_SECONDS: whole(30, 86_400, 900, '应为 30 到 86400 之间的秒数'),
 });
 export type Env = Static<typeof ENV_SCHEMA>;
 
@@ -149,6 +151,8 @@ function toConfig(env: Env, defaults: { webRoot?: string | null }) {
     /** Every time on screen, in a CSV and in an export's file name is in this zone. */
     timeZone: timeZone(env.TIME_ZONE),
     sessionsInMemory: env.SESSIONS_IN_MEMORY,
+    /** How long after a proof of identity the actions marked `reauth` are allowed (plugins/reauth.ts). */
+    reauthWindowMs: env.REAUTH_WINDOW_SECONDS * 1000,
     /** The built front end served at the root; null when there is none to serve. */
     webRoot: env.WEB_ROOT ? path.resolve(env.WEB_ROOT) : (defaults.webRoot ?? null),
   };

@@ -67,6 +67,8 @@ export interface TestContext {
   rootToken(): Promise<string>;
   /** Creates an admin through the API as root and answers its id and token. */
   createAdmin(loginId: string, permission: 1 | 2, password?: string): Promise<{ id: string; token: string; password: string }>;
+  /** A fresh proof of identity for the token's session (POST /api/admin/me/reauth); fails the test if refused. */
+  prove(token: string, password: string): Promise<void>;
   /** How many SQL statements `run` sent (the token check of a request included). */
   countQueries(run: () => Promise<unknown>): Promise<number>;
   close(): Promise<void>;
@@ -153,6 +155,10 @@ export async function createTestContext(
     tokenFor,
     rootToken,
     createAdmin,
+    async prove(token, password) {
+      const response = await inject({ method: 'POST', url: '/api/admin/me/reauth', headers: bearer(token), payload: { password } });
+      if (response.statusCode !== 200) throw new Error(`reauth failed: ${response.body}`);
+    },
     async countQueries(run) {
       const before = queries;
       await run();

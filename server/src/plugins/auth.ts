@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
 import { ACCOUNT_MESSAGES } from '#contract/account';
 import { ERROR_CODES } from '#contract/envelope';
+import { TRUST_MESSAGES } from '#contract/version';
+import { counters } from '../lib/counters';
 import { AppError, forbidden } from '../lib/errors';
 import type { AuthenticatedAdmin, AuthService, ClientInfo } from '../modules/auth/auth.service';
 
@@ -26,6 +28,11 @@ declare module 'fastify' {
      * whoami, logout and the setup calls. Every other guarded route refuses such an admin.
      */
     allowWithout2fa?: true;
+    /**
+     * Allowed to an admin still on a generated initial password: whoami, logout and the password
+     * change. Every other guarded route answers 403 PASSWORD_CHANGE_REQUIRED until it is changed.
+     */
+    allowWithInitialPassword?: true;
   }
   interface FastifyRequest {
     admin: AuthenticatedAdmin | null;
@@ -82,8 +89,15 @@ export function registerAuth(app: FastifyInstance, auth: AuthService) {
     if (access !== 'admin' && access !== 'super') return done();
     const admit = (admin: AuthenticatedAdmin) => {
       request.admin = admin;
-      // Enforced here, for every route alike, not by the screens.
-      if (admin.mustSetUp2fa && !request.routeOptions.config.allowWithout2fa)
+      const { config } = request.routeOptions;
+      // Enforced here, for every route alike, not by the screens. The password comes first: the
+      // change is what such an admin may do, whatever two-step sign-in asks.
+      if (admin.mustChangePassword) {
+        if (!config.allowWithInitialPassword) {
+          counters.increment('passwordChangeRequired');
+          return done(new AppError(403, TRUST_MESSAGES.passwordChangeRequired, ERROR_CODES.passwordChangeRequired));
+        }
+      } else if (admin.mustSetUp2fa && !config.allowWithout2fa)
         return done(new AppError(403, ACCOUNT_MESSAGES.mustSetUp2fa, ERROR_CODES.twoFactorSetupRequired));
       if (access === 'super' && admin.permission !== 1) return done(forbidden());
       done();
