@@ -42,5 +42,8 @@ const bookPic = Type.Optional(ImagePath);
 export const CreateBookBody = Type.Object({ ...fields, bookPic }, { additionalProperties: false });
 export type CreateBookBody = Static<typeof CreateBookBody>;
 
-export const UpdateBookBody = Type.Object({ ...Type.Partial(Type.Object({ ...fields, bookPic })).properties, ...IfVersion }, { additionalProperties: false });
+export const UpdateBookBody = Type.Object(
+  { ...Type.Partial(Type.Object({ ...fields, bookPic })).properties, ...IfVersion },
+  { additionalProperties: false },
+);
 export type UpdateBookBody = Static<typeof UpdateBookBody>;

@@ -34,5 +34,8 @@ const fields = {
 export const CreateInterviewBody = Type.Object(fields, { additionalProperties: false });
 export type CreateInterviewBody = Static<typeof CreateInterviewBody>;
 
-export const UpdateInterviewBody = Type.Object({ ...Type.Partial(Type.Object(fields)).properties, ...IfVersion }, { additionalProperties: false });
+export const UpdateInterviewBody = Type.Object(
+  { ...Type.Partial(Type.Object(fields)).properties, ...IfVersion },
+  { additionalProperties: false },
+);
 export type UpdateInterviewBody = Static<typeof UpdateInterviewBody>;

@@ -12,7 +12,11 @@ export const Version = Type.Integer({ minimum: 1, maximum: 2_147_483_647, descri
 /** The optional `version` of a PATCH body: the version the edit started from. */
 export const IfVersion = {
   version: Type.Optional(
-    Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: '编辑开始时读到的版本号；记录已被修改则 409 VERSION_CONFLICT，不修改任何内容' }),
+    Type.Integer({
+      minimum: 1,
+      maximum: 2_147_483_647,
+      description: '编辑开始时读到的版本号；记录已被修改则 409 VERSION_CONFLICT，不修改任何内容',
+    }),
   ),
 };
 

@@ -2,7 +2,13 @@
  * Named counters of things worth watching (a PATCH without a version, a version conflict, a
  * refused action for want of a fresh proof): counted here, exported by the metrics endpoint.
  */
-export const COUNTER_NAMES = ['unversionedPatches', 'versionConflicts', 'reauthRequired', 'reauthProofs', 'passwordChangeRequired'] as const;
+export const COUNTER_NAMES = [
+  'unversionedPatches',
+  'versionConflicts',
+  'reauthRequired',
+  'reauthProofs',
+  'passwordChangeRequired',
+] as const;
 export type CounterName = (typeof COUNTER_NAMES)[number];
 
 const values = new Map<CounterName, number>(COUNTER_NAMES.map((name) => [name, 0]));

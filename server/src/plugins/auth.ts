@@ -17,6 +17,8 @@ export interface CatalogEntry {
   method: string;
   url: string;
   access: Access;
+  /** The route needs a fresh proof of identity (plugins/reauth.ts). */
+  reauth: boolean;
   schema: FastifySchema | undefined;
 }
 
@@ -77,7 +79,7 @@ export function registerAuth(app: FastifyInstance, auth: AuthService) {
       route.schema.tags ??= [route.url.split('/')[2]];
     }
     for (const method of [route.method].flat()) {
-      if (method !== 'HEAD') catalog.push({ method, url: route.url, access, schema: route.schema });
+      if (method !== 'HEAD') catalog.push({ method, url: route.url, access, reauth: route.config?.reauth === true, schema: route.schema });
     }
   });
 

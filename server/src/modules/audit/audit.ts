@@ -154,9 +154,9 @@ export async function checkVersion(
         .orderBy(desc(auditLog.at), desc(auditLog.id))
         .limit(since)
     : [];
-  const changes: ConflictChange[] = entries.reverse().flatMap(({ at, by, changes: list }) =>
-    ((list as AuditChange[] | null) ?? []).map((change) => ({ ...change, by, at })),
-  );
+  const changes: ConflictChange[] = entries
+    .reverse()
+    .flatMap(({ at, by, changes: list }) => ((list as AuditChange[] | null) ?? []).map((change) => ({ ...change, by, at })));
   throw new AppError(409, TRUST_MESSAGES.versionConflict, ERROR_CODES.versionConflict, {
     conflict: { yourVersion: expected, currentVersion: target.version, changes, current: current() },
   });

@@ -334,7 +334,15 @@ describe('the signing keys', () => {
   it('are asked for again after the database failed to answer them, instead of refusing every call until a restart', async () => {
     const tokens = createTokens('kept-secret');
     const session = { id: 'admin-1', loginId: 'admin', nickname: '管理员', avatar: '', permission: 1, enabled: true };
-    const row = { ...session, expiresAt: Date.now() + DAY, lastSeenAt: Date.now(), twoFactorOn: false, require2fa: null, reauthAt: null, mustChangePassword: false };
+    const row = {
+      ...session,
+      expiresAt: Date.now() + DAY,
+      lastSeenAt: Date.now(),
+      twoFactorOn: false,
+      require2fa: null,
+      reauthAt: null,
+      mustChangePassword: false,
+    };
     const sharedSetting = jest.fn().mockRejectedValueOnce(new Error('the database is restarting')).mockResolvedValue('kept-secret');
     // The session as memoUntilWrite answers one it remembers: at once, not as a promise.
     const repo = { sharedSetting, findSessionAdmin: () => row } as unknown as AuthRepository;

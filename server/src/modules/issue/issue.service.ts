@@ -135,7 +135,18 @@ export function createIssueService(deps: {
           checkGuard(before, guard);
           if (!guard) {
             const { id: _id, issueTitle, issueContent, typeId, userId, issueStatus, issueDate, scanNumber, commentNumber } = before;
-            const current = { _id, issueTitle, issueContent, typeId, userId, issueStatus, issueDate, scanNumber, commentNumber, version: before.version };
+            const current = {
+              _id,
+              issueTitle,
+              issueContent,
+              typeId,
+              userId,
+              issueStatus,
+              issueDate,
+              scanNumber,
+              commentNumber,
+              version: before.version,
+            };
             await checkVersion(tx, { entity: 'issue', id, version: before.version }, version, () => current);
           }
           if (changes.typeId && !(await types.holdForUse(changes.typeId, tx))) throw badRequest(TYPE_MESSAGES.unknown);
