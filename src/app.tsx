@@ -12,6 +12,8 @@ import { fetchFirstPageEarly } from '@/services/table';
 import { message, MessageBridge } from '@/utils/feedback';
 import { clearToken, expireSession, getToken, type InitialState, LOGIN_PATH, toInitialState } from '@/utils/session';
 import { isTwoFactorSetupPage, onMustSetUp2fa, TWO_FACTOR_SETUP_PATH } from '@/utils/twoFactorGate';
+import { isPasswordChangePage, onMustChangePassword, PASSWORD_CHANGE_PATH } from '@/utils/trustGate';
+import ReauthHost from '@/components/ReauthDialog';
 
 const WARNING_READ_MS = 1200;
 
@@ -219,7 +221,8 @@ function TwoFactorGuard() {
   const [{ pathname, search }, setLocation] = useState(() => history.location);
   useEffect(() => history.listen(({ location }) => setLocation(location)), []);
   const adminInfo = initialState?.adminInfo;
-  const mustSetUp = adminInfo?.mustSetUp2fa === true;
+  // The initial password is changed first (PasswordChangeGuard); the two-step setup comes after.
+  const mustSetUp = adminInfo?.mustSetUp2fa === true && adminInfo.mustChangePassword !== true;
 
   useEffect(
     () =>
@@ -239,12 +242,41 @@ function TwoFactorGuard() {
   return null;
 }
 
+/**
+ * An admin signed in with a generated password (whoami's mustChangePassword, or a 403
+ * PASSWORD_CHANGE_REQUIRED) is led to 个人设置 → 修改密码 and kept there until it is changed.
+ */
+function PasswordChangeGuard() {
+  const { initialState, setInitialState } = useModel('@@initialState');
+  const [{ pathname, search }, setLocation] = useState(() => history.location);
+  useEffect(() => history.listen(({ location }) => setLocation(location)), []);
+  const adminInfo = initialState?.adminInfo;
+  const mustChange = adminInfo?.mustChangePassword === true;
+
+  useEffect(
+    () =>
+      onMustChangePassword(() => {
+        if (adminInfo && !adminInfo.mustChangePassword) {
+          setInitialState({ ...initialState, adminInfo: { ...adminInfo, mustChangePassword: true } });
+        }
+      }),
+    [adminInfo, initialState, setInitialState],
+  );
+
+  useEffect(() => {
+    if (mustChange && pathname !== LOGIN_PATH && !isPasswordChangePage(pathname, search)) history.replace(PASSWORD_CHANGE_PATH);
+  }, [mustChange, pathname, search]);
+  return null;
+}
+
 /** Inside the providers of initialState and dva, around every page. */
 export function innerProvider(container: ReactNode) {
   return (
     <>
       <AdminInfoMirror />
+      <PasswordChangeGuard />
       <TwoFactorGuard />
+      <ReauthHost />
       {container}
     </>
   );

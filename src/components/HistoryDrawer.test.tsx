@@ -10,7 +10,8 @@ const me: WhoAmI = { _id: '65f1a2b3c4d5e6f708192a02', loginId: 'editor', nicknam
 const USER_ID = '65f1a2b3c4d5e6f708192c01';
 
 const user = (nickname: string): User => ({
-  _id: USER_ID, version: 1,
+  _id: USER_ID,
+  version: 1,
   loginId: 'alice',
   nickname,
   avatar: '',

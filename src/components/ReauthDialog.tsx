@@ -73,11 +73,7 @@ export function ReauthDialog({ open, onProved, onCancel }: ReauthDialogProps) {
             <Input.Password autoFocus autoComplete="current-password" onPressEnter={submit} />
           </Form.Item>
         ) : (
-          <Form.Item
-            name="code"
-            label="动态验证码"
-            rules={[{ required: true, pattern: /^[0-9]{6}$/, message: '请输入 6 位动态验证码' }]}
-          >
+          <Form.Item name="code" label="动态验证码" rules={[{ required: true, pattern: /^[0-9]{6}$/, message: '请输入 6 位动态验证码' }]}>
             <Input autoFocus inputMode="numeric" autoComplete="one-time-code" maxLength={6} onPressEnter={submit} />
           </Form.Item>
         )}

@@ -25,7 +25,8 @@ const JS_TYPE = '65f1a2b3c4d5e6f708192b01';
 const CSS_TYPE = '65f1a2b3c4d5e6f708192b02';
 
 const book: Book = {
-  _id: '65f1a2b3c4d5e6f708192e01', version: 1,
+  _id: '65f1a2b3c4d5e6f708192e01',
+  version: 1,
   bookTitle: '你不知道的JavaScript',
   bookPic: '/static/uploads/65f1a2b3c4d5e6f708192f01.png',
   downloadLink: 'https://pan.example.com/s/ydkjs',

@@ -25,7 +25,8 @@ jest.mock('@/components/RichEditor', () => ({
 const JS = '65f1a2b3c4d5e6f708192b01';
 const CSS = '65f1a2b3c4d5e6f708192b02';
 const saved: Interview = {
-  _id: '65f1a2b3c4d5e6f708192e01', version: 1,
+  _id: '65f1a2b3c4d5e6f708192e01',
+  version: 1,
   interviewTitle: '什么是闭包',
   interviewContent: '<p>函数与其词法环境</p>',
   onShelfDate: 1_700_000_000_000,

@@ -8,7 +8,8 @@ import type { User } from '#contract/user';
 const me: WhoAmI = { _id: '65f1a2b3c4d5e6f708192a02', loginId: 'editor', nickname: '内容编辑', avatar: '', permission: 2 };
 
 const alice: User = {
-  _id: '65f1a2b3c4d5e6f708192c01', version: 1,
+  _id: '65f1a2b3c4d5e6f708192c01',
+  version: 1,
   loginId: 'alice',
   nickname: '爱丽丝',
   avatar: '/static/uploads/alice.png',
