@@ -1,11 +1,11 @@
 import type { RequestConfig, RunTimeLayoutConfig } from '@umijs/max';
-import { history, useDispatch, useModel } from '@umijs/max';
+import { getRequestInstance, history, useDispatch, useModel } from '@umijs/max';
 import { ConfigProvider } from 'antd';
 import zhCN from 'antd/es/locale/zh_CN';
 import { lazy, type ReactNode, startTransition, Suspense, useEffect, useState } from 'react';
 import Forbidden from '@/components/Forbidden';
 import SessionLoadFailed from '@/components/SessionLoadFailed';
-import { describeRequestError, errorCodeOf, errorStatus, requestConfig } from '@/requestErrorConfig';
+import { describeRequestError, errorCodeOf, errorStatus, reauthInterceptor, requestConfig } from '@/requestErrorConfig';
 import { logout, whoami } from '@/services/admin';
 import { dropEarly, startEarly, takeEarly } from '@/services/early';
 import { fetchFirstPageEarly } from '@/services/table';
@@ -130,7 +130,13 @@ export const layout: RunTimeLayoutConfig = ({ error, refresh, setInitialState })
   };
 };
 
-export const request: RequestConfig = requestConfig;
+// A call refused for want of a fresh proof is sent again, once, after the ReauthDialog (requestErrorConfig.ts).
+export const request: RequestConfig = {
+  ...requestConfig,
+  responseInterceptors: [
+    [(response) => response, reauthInterceptor((config) => getRequestInstance().request(config)) as (error: unknown) => Promise<never>],
+  ],
+};
 
 /*
  * A refused effect reaches the code that dispatched it through the dispatch's promise

@@ -1,5 +1,4 @@
 import type { AxiosRequestConfig, RequestConfig, RequestOptions } from '@umijs/max';
-import { getRequestInstance } from '@umijs/max';
 import { message } from '@/utils/feedback';
 import { announceMustChangePassword, askForReauth } from '@/utils/trustGate';
 import type { VersionConflict } from '#contract/version';
@@ -133,7 +132,14 @@ async function envelopeIn(data: unknown): Promise<ErrorEnvelope | undefined> {
   if (isApiFailure(data)) return data;
   if (typeof Blob === 'undefined' || !(data instanceof Blob) || !data.type.includes('json')) return undefined;
   try {
-    const parsed: unknown = JSON.parse(await data.text());
+    // FileReader rather than Blob.text(): the same in every browser the back-office supports.
+    const text = await new Promise<string>((resolve, reject) => {
+      const reader = new FileReader();
+      reader.onload = () => resolve(String(reader.result));
+      reader.onerror = () => reject(reader.error);
+      reader.readAsText(data);
+    });
+    const parsed: unknown = JSON.parse(text);
     return isApiFailure(parsed) ? parsed : undefined;
   } catch {
     return undefined;
@@ -170,7 +176,4 @@ export const requestConfig: RequestConfig = {
   timeout: 3000,
   errorConfig: { errorThrower, errorHandler },
   requestInterceptors: [withBearerToken],
-  responseInterceptors: [
-    [(response) => response, reauthInterceptor((config) => getRequestInstance().request(config)) as (error: unknown) => Promise<never>],
-  ],
 };
