@@ -138,6 +138,7 @@ describe('edit book', () => {
       requirePoints: 40,
       typeId: CSS_TYPE,
       bookPic: book.bookPic,
+      version: 1,
     });
     await waitFor(() => expect(sent.some((r) => r.method === 'GET' && r.url.startsWith('/api/book?'))).toBe(true));
   });

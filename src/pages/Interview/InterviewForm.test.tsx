@@ -178,6 +178,7 @@ describe('edit interview', () => {
       interviewTitle: '闭包与作用域',
       typeId: CSS,
       interviewContent: '<p>函数与其词法环境</p>',
+      version: 1,
     });
     await waitFor(() => expect(history.location.pathname).toBe('/interview/interviewList'));
   });
