@@ -155,7 +155,10 @@ export function createAccountService(deps: {
       const row = await mustFind(me.id);
       await proveWith(row, body.password !== undefined ? { password: body.password } : { code: body.code! }, client);
       const at = now();
-      await repo.proveSession(me.sessionId, at);
+      await db.transaction(async (tx) => {
+        await repo.proveSession(me.sessionId, at, tx);
+        await audit.record(tx, me, { action: AUDIT_ACTIONS.reauth, entity: 'session', entityId: me.id, title: row.loginId });
+      });
       counters.increment('reauthProofs');
       return { validUntil: at + deps.reauthWindowMs };
     },

@@ -54,6 +54,7 @@ describe('POST /api/admin/login', () => {
       enabled: true,
       createdAt: expect.any(Number),
       twoFactorEnabled: false,
+      version: 1,
     });
   });
 
@@ -218,6 +219,7 @@ describe('GET /api/admin/whoami', () => {
       permission: 1,
       twoFactorEnabled: false,
       mustSetUp2fa: false,
+      mustChangePassword: false,
       timeZone: 'Asia/Shanghai',
     });
   });
