@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ImagePath, IntegerOf, LoginId } from './fields';
 import { Id } from './ids';
+import { IfVersion, Version } from './version';
 
 export * from './values/admin';
 
@@ -21,6 +22,7 @@ export const Admin = Type.Object(
     enabled: Type.Boolean(),
     createdAt: Type.Integer({ description: 'epoch 毫秒' }),
     twoFactorEnabled: Type.Optional(Type.Boolean({ description: '是否已开启两步验证（服务器总会给出）' })),
+    version: Version,
   },
   { title: 'Admin' },
 );
@@ -39,6 +41,9 @@ export const WhoAmI = Type.Composite(
       twoFactorEnabled: Type.Optional(Type.Boolean({ description: '是否已开启两步验证' })),
       mustSetUp2fa: Type.Optional(
         Type.Boolean({ description: 'true：系统要求两步验证而本人尚未开启，除开启两步验证外的操作都会被拒绝（403）' }),
+      ),
+      mustChangePassword: Type.Optional(
+        Type.Boolean({ description: 'true：以生成的初始密码登录，修改密码前其他操作都会被拒绝（403 PASSWORD_CHANGE_REQUIRED）' }),
       ),
       timeZone: Type.Optional(Type.String({ description: '安装的时区（IANA 名称，服务器的 TIME_ZONE）：界面与导出的时间都按它显示' })),
     }),
@@ -66,6 +71,7 @@ export const UpdateAdminBody = Type.Object(
     permission: Type.Optional(Permission),
     enabled: Type.Optional(Type.Boolean()),
     loginPwd: Type.Optional(Type.String({ maxLength: 128 })),
+    ...IfVersion,
   },
   { additionalProperties: false },
 );

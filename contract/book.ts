@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { HtmlField, ImagePath } from './fields';
 import { Id, RefId } from './ids';
+import { IfVersion, Version } from './version';
 import { IdFilter, PageQuery, TextFilter } from './paging';
 
 export * from './values/book';
@@ -17,6 +18,7 @@ export const Book = Type.Object(
     onShelfDate: Type.Integer({ description: 'epoch 毫秒' }),
     requirePoints: Type.Integer(),
     typeId: RefId,
+    version: Version,
   },
   { title: 'Book' },
 );
@@ -40,5 +42,8 @@ const bookPic = Type.Optional(ImagePath);
 export const CreateBookBody = Type.Object({ ...fields, bookPic }, { additionalProperties: false });
 export type CreateBookBody = Static<typeof CreateBookBody>;
 
-export const UpdateBookBody = Type.Partial(Type.Object({ ...fields, bookPic }), { additionalProperties: false });
+export const UpdateBookBody = Type.Object(
+  { ...Type.Partial(Type.Object({ ...fields, bookPic })).properties, ...IfVersion },
+  { additionalProperties: false },
+);
 export type UpdateBookBody = Static<typeof UpdateBookBody>;

@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema, type TUnsafe } from '@sinclair/typebox';
 import { ERROR_CODES } from './values/envelope';
+import { VersionConflict } from './version';
 
 /** `{ success: true, code: 0, msg: '', data }`: every successful JSON answer (docs/api.md "Conventions"). */
 export const Envelope = <T extends TSchema>(data: T) =>
@@ -33,6 +34,7 @@ export const ErrorEnvelope = Type.Object(
       },
     ),
     data: Type.Null(),
+    conflict: Type.Optional(VersionConflict),
   },
   { title: 'ErrorEnvelope' },
 );

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { HtmlField } from './fields';
 import { Id, RefId } from './ids';
+import { IfVersion, Version } from './version';
 import { IdFilter, PageQuery, TextFilter } from './paging';
 
 export * from './values/interview';
@@ -12,6 +13,7 @@ export const Interview = Type.Object(
     interviewContent: Type.String({ description: '已净化的 HTML' }),
     onShelfDate: Type.Integer({ description: 'epoch 毫秒' }),
     typeId: RefId,
+    version: Version,
   },
   { title: 'Interview' },
 );
@@ -32,5 +34,8 @@ const fields = {
 export const CreateInterviewBody = Type.Object(fields, { additionalProperties: false });
 export type CreateInterviewBody = Static<typeof CreateInterviewBody>;
 
-export const UpdateInterviewBody = Type.Partial(Type.Object(fields), { additionalProperties: false });
+export const UpdateInterviewBody = Type.Object(
+  { ...Type.Partial(Type.Object(fields)).properties, ...IfVersion },
+  { additionalProperties: false },
+);
 export type UpdateInterviewBody = Static<typeof UpdateInterviewBody>;

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { HtmlField } from './fields';
 import { Id, RefId } from './ids';
+import { IfVersion, Version } from './version';
 import { BooleanFilter, IdFilter, PageQuery, TextFilter } from './paging';
 import { UserSummary } from './user';
 
@@ -18,6 +19,7 @@ export const Issue = Type.Object(
     userId: RefId,
     typeId: RefId,
     user: UserSummary,
+    version: Version,
   },
   { title: 'Issue' },
 );
@@ -49,6 +51,7 @@ export const UpdateIssueBody = Type.Object(
     issueContent: Type.Optional(Content),
     typeId: Type.Optional(RefId),
     issueStatus: Type.Optional(Type.Boolean({ description: 'true 即审核通过' })),
+    ...IfVersion,
   },
   { additionalProperties: false },
 );

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ImagePath, LoginId } from './fields';
 import { Id } from './ids';
+import { IfVersion, Version } from './version';
 import { BooleanFilter, PageQuery, TextFilter } from './paging';
 
 export * from './values/user';
@@ -19,6 +20,7 @@ export const User = Type.Object(
     enabled: Type.Boolean(),
     registerDate: Type.Integer({ description: 'epoch 毫秒' }),
     lastLoginDate: Type.Integer({ description: 'epoch 毫秒' }),
+    version: Version,
   },
   { title: 'User' },
 );
@@ -80,6 +82,7 @@ export const UpdateUserBody = Type.Object(
     loginId: Type.Optional(LoginId),
     nickname: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
     ...profile,
+    ...IfVersion,
   },
   { additionalProperties: false },
 );

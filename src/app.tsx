@@ -1,17 +1,19 @@
 import type { RequestConfig, RunTimeLayoutConfig } from '@umijs/max';
-import { history, Link, useDispatch, useModel } from '@umijs/max';
+import { getRequestInstance, history, Link, useDispatch, useModel } from '@umijs/max';
 import { ConfigProvider } from 'antd';
 import zhCN from 'antd/es/locale/zh_CN';
 import { lazy, type ReactNode, startTransition, Suspense, useEffect, useState } from 'react';
 import Forbidden from '@/components/Forbidden';
 import SessionLoadFailed from '@/components/SessionLoadFailed';
-import { describeRequestError, errorCodeOf, errorStatus, requestConfig } from '@/requestErrorConfig';
+import { describeRequestError, errorCodeOf, errorStatus, reauthInterceptor, requestConfig } from '@/requestErrorConfig';
 import { logout, whoami } from '@/services/admin';
 import { dropEarly, startEarly, takeEarly } from '@/services/early';
 import { fetchFirstPageEarly } from '@/services/table';
 import { message, MessageBridge } from '@/utils/feedback';
 import { clearToken, expireSession, getToken, type InitialState, LOGIN_PATH, toInitialState } from '@/utils/session';
 import { isTwoFactorSetupPage, onMustSetUp2fa, TWO_FACTOR_SETUP_PATH } from '@/utils/twoFactorGate';
+import { isPasswordChangePage, onMustChangePassword, PASSWORD_CHANGE_PATH } from '@/utils/trustGate';
+import ReauthHost from '@/components/ReauthDialog';
 
 const WARNING_READ_MS = 1200;
 
@@ -147,7 +149,13 @@ export const layout: RunTimeLayoutConfig = ({ error, refresh, setInitialState })
   };
 };
 
-export const request: RequestConfig = requestConfig;
+// A call refused for want of a fresh proof is sent again, once, after the ReauthDialog (requestErrorConfig.ts).
+export const request: RequestConfig = {
+  ...requestConfig,
+  responseInterceptors: [
+    [(response) => response, reauthInterceptor((config) => getRequestInstance().request(config)) as (error: unknown) => Promise<never>],
+  ],
+};
 
 /*
  * A refused effect reaches the code that dispatched it through the dispatch's promise
@@ -238,7 +246,8 @@ function TwoFactorGuard() {
   const [{ pathname, search }, setLocation] = useState(() => history.location);
   useEffect(() => history.listen(({ location }) => setLocation(location)), []);
   const adminInfo = initialState?.adminInfo;
-  const mustSetUp = adminInfo?.mustSetUp2fa === true;
+  // The initial password is changed first (PasswordChangeGuard); the two-step setup comes after.
+  const mustSetUp = adminInfo?.mustSetUp2fa === true && adminInfo.mustChangePassword !== true;
 
   useEffect(
     () =>
@@ -258,12 +267,41 @@ function TwoFactorGuard() {
   return null;
 }
 
+/**
+ * An admin signed in with a generated password (whoami's mustChangePassword, or a 403
+ * PASSWORD_CHANGE_REQUIRED) is led to 个人设置 → 修改密码 and kept there until it is changed.
+ */
+function PasswordChangeGuard() {
+  const { initialState, setInitialState } = useModel('@@initialState');
+  const [{ pathname, search }, setLocation] = useState(() => history.location);
+  useEffect(() => history.listen(({ location }) => setLocation(location)), []);
+  const adminInfo = initialState?.adminInfo;
+  const mustChange = adminInfo?.mustChangePassword === true;
+
+  useEffect(
+    () =>
+      onMustChangePassword(() => {
+        if (adminInfo && !adminInfo.mustChangePassword) {
+          setInitialState({ ...initialState, adminInfo: { ...adminInfo, mustChangePassword: true } });
+        }
+      }),
+    [adminInfo, initialState, setInitialState],
+  );
+
+  useEffect(() => {
+    if (mustChange && pathname !== LOGIN_PATH && !isPasswordChangePage(pathname, search)) history.replace(PASSWORD_CHANGE_PATH);
+  }, [mustChange, pathname, search]);
+  return null;
+}
+
 /** Inside the providers of initialState and dva, around every page. */
 export function innerProvider(container: ReactNode) {
   return (
     <>
       <AdminInfoMirror />
+      <PasswordChangeGuard />
       <TwoFactorGuard />
+      <ReauthHost />
       {container}
     </>
   );

@@ -1,5 +1,7 @@
-import type { RequestConfig, RequestOptions } from '@umijs/max';
+import type { AxiosRequestConfig, RequestConfig, RequestOptions } from '@umijs/max';
 import { message } from '@/utils/feedback';
+import { announceMustChangePassword, askForReauth } from '@/utils/trustGate';
+import type { VersionConflict } from '#contract/version';
 import { expireSession, getToken } from '@/utils/session';
 import { announceMustSetUp2fa } from '@/utils/twoFactorGate';
 import type { ErrorCode, ErrorEnvelope } from '#contract/envelope';
@@ -102,6 +104,13 @@ export function errorHandler(error: unknown, opts?: RequestOptions): void {
     expireSession(failure.errorCode);
     return;
   }
+  // The edit screen that sent a version shows what changed in its ConflictDialog instead.
+  if (failure.kind === 'server' && failure.errorCode === 'VERSION_CONFLICT') return;
+  if (failure.kind === 'server' && failure.errorCode === 'PASSWORD_CHANGE_REQUIRED') {
+    message.warning({ content: failure.msg, key: 'must-change-password' });
+    announceMustChangePassword();
+    return;
+  }
   if (failure.kind === 'server' && failure.errorCode === 'TWO_FACTOR_SETUP_REQUIRED') {
     // Several calls of a page are refused at once: one warning, and the screen leads to the setup.
     message.warning({ content: failure.msg, key: 'must-set-up-2fa' });
@@ -109,6 +118,52 @@ export function errorHandler(error: unknown, opts?: RequestOptions): void {
     return;
   }
   message.error(failure.kind === 'server' ? failure.msg : TRANSPORT_MESSAGES[failure.kind]);
+}
+
+/** The `conflict` of a 409 VERSION_CONFLICT: what changed since the version the edit sent. */
+export function conflictOf(error: unknown): VersionConflict | undefined {
+  if (errorCodeOf(error) !== 'VERSION_CONFLICT') return undefined;
+  const body = error instanceof ApiError ? error.envelope : (error as TransportError).response?.data;
+  return (body as { conflict?: VersionConflict } | undefined)?.conflict;
+}
+
+/** A refusal's envelope, read out of a blob answer (a download's) when it is one. */
+async function envelopeIn(data: unknown): Promise<ErrorEnvelope | undefined> {
+  if (isApiFailure(data)) return data;
+  if (typeof Blob === 'undefined' || !(data instanceof Blob) || !data.type.includes('json')) return undefined;
+  try {
+    // FileReader rather than Blob.text(): the same in every browser the back-office supports.
+    const text = await new Promise<string>((resolve, reject) => {
+      const reader = new FileReader();
+      reader.onload = () => resolve(String(reader.result));
+      reader.onerror = () => reject(reader.error);
+      reader.readAsText(data);
+    });
+    const parsed: unknown = JSON.parse(text);
+    return isApiFailure(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+type RepeatableConfig = AxiosRequestConfig & { reauthRepeated?: true };
+
+/**
+ * The response interceptor of 403 REAUTH_REQUIRED: asks for a fresh proof (ReauthDialog) and, once
+ * given, sends the refused call again, once; its caller gets that answer as if nothing happened.
+ * Closed without a proof, the refusal goes on to the error handler as any other.
+ */
+export function reauthInterceptor(repeat: (config: RepeatableConfig) => Promise<unknown>, ask: () => Promise<boolean> = askForReauth) {
+  return async (error: unknown) => {
+    const { response, config } = (error ?? {}) as TransportError & { config?: RepeatableConfig };
+    if (response?.status === 403 && config && !config.reauthRepeated) {
+      const envelope = await envelopeIn(response.data);
+      // A download's refusal arrives as a blob: the handler reads the envelope as any other.
+      if (envelope) response.data = envelope;
+      if (envelope?.errorCode === 'REAUTH_REQUIRED' && (await ask())) return repeat({ ...config, reauthRepeated: true });
+    }
+    throw error;
+  };
 }
 
 export function withBearerToken(config: RequestOptions): RequestOptions {

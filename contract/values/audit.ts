@@ -18,6 +18,8 @@ export const AUDIT_ACTIONS = {
   import: '导入',
   login: '登录',
   logout: '退出',
+  /** A fresh proof of identity (POST /api/admin/me/reauth). */
+  reauth: '验证身份',
   // Account security (issue 13): none of them can be put back by 撤销此修改.
   twoFactorSetUp: '设置两步验证',
   twoFactorEnable: '开启两步验证',

@@ -21,6 +21,12 @@ export const ERROR_CODES = {
   suspended: 'SUSPENDED',
   /** 403: two-step sign-in is required and this admin has not set it up. */
   twoFactorSetupRequired: 'TWO_FACTOR_SETUP_REQUIRED',
+  /** 403: the action needs a fresh proof of identity (POST /api/admin/me/reauth) within REAUTH_WINDOW_SECONDS. */
+  reauthRequired: 'REAUTH_REQUIRED',
+  /** 403: the admin signed in with a generated password and must change it first (POST /api/admin/me/password). */
+  passwordChangeRequired: 'PASSWORD_CHANGE_REQUIRED',
+  /** 409: a PATCH sent a version older than the record's; nothing was changed (the answer's `conflict` says what changed). */
+  versionConflict: 'VERSION_CONFLICT',
   /** 400: the sign-in's second step has expired, been used up or is unknown. */
   challengeExpired: 'CHALLENGE_EXPIRED',
   notFound: 'NOT_FOUND',

@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { registerAuth } from './plugins/auth';
+import { registerReauth } from './plugins/reauth';
 import { registerDrain } from './plugins/drain';
 import { registerMetrics } from './plugins/metrics';
 import { registerProbes } from './plugins/probes';
@@ -155,11 +156,21 @@ export async function buildApp({ config, database, logging = silentLogging(), no
     admins: adminRepo,
     jwtSecret: config.jwtSecret,
     captchaTestAnswer: config.captchaTestAnswer,
+    reauthWindowMs: config.reauthWindowMs,
     now,
   });
   const admins = createAdminService({ db, admins: adminRepo, auth: authRepo, audit, now });
-  const account = createAccountService({ db, admins: adminRepo, repo: authRepo, auth, audit, now });
   const passkeys = createPasskeyService({ db, repo: createPasskeyRepository(db), authRepo, admins: adminRepo, auth, audit, now });
+  const account = createAccountService({
+    db,
+    admins: adminRepo,
+    repo: authRepo,
+    auth,
+    audit,
+    reauthWindowMs: config.reauthWindowMs,
+    provePasskey: (admin, response, client, rp) => passkeys.verifyProof(admin, response, client, rp),
+    now,
+  });
   const typeRepo = createTypeRepository(db);
   const types = createTypeService({ db, types: typeRepo, audit, now });
   const uploads = createUploadService({ db, uploads: createUploadRepository(db), audit, now });
@@ -281,11 +292,12 @@ export async function buildApp({ config, database, logging = silentLogging(), no
 
   registerAuth(app, auth, members);
   await registerSiteCors(app, config.siteOrigins);
+  registerReauth(app);
 
   await app.register(captchaRoutes, { prefix: '/res', auth });
   await app.register(sessionRoutes, { prefix: '/api/admin', auth, timeZone: config.timeZone });
   await app.register(adminRoutes, { prefix: '/api/admin', admins });
-  await app.register(accountRoutes, { prefix: '/api/admin', account });
+  await app.register(accountRoutes, { prefix: '/api/admin', account, webAuthn: config.webAuthn });
   await app.register(passkeyRoutes, { prefix: '/api/admin/me/passkeys', passkeys, webAuthn: config.webAuthn });
   await app.register(passkeyLoginRoutes, { prefix: '/api/admin/login/passkey', passkeys, webAuthn: config.webAuthn });
   await app.register(securitySettingsRoutes, { prefix: '/api/settings', account });
@@ -321,8 +333,7 @@ export async function buildApp({ config, database, logging = silentLogging(), no
   app.addHook('onListen', async () => {
     stopJobs ??= startJobs(
       [auditRetention.job, trashExpiryJob(trash), viewFlushJob(views), sanctionExpiryJob(sanctions), securityEventsJob(securityEvents)],
-      (error, job) =>
-      app.log.error({ err: error }, `${job.name} failed`),
+      (error, job) => app.log.error({ err: error }, `${job.name} failed`),
     );
   });
   // Open event streams would hold the close back: they end first.

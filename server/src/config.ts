@@ -88,6 +88,8 @@ export const ENV_SCHEMA = Type.Object({
   METRICS: Type.Union([Type.Literal('off'), Type.Literal('loopback')], { default: 'off', description: '应为 off 或 loopback' }),
   /** On SIGTERM, how long /readyz says 503 while calls are still served, before the drain begins. */
   STOP_DELAY_MS: whole(0, 600_000, 0, '应为 0 到 600000 之间的毫秒数'),
+  /** How long a proof of identity (sign-in, POST /api/admin/me/reauth) lets the powerful actions through. */
+  REAUTH_WINDOW_SECONDS: whole(30, 86_400, 900, '应为 30 到 86400 之间的秒数'),
 });
 export type Env = Static<typeof ENV_SCHEMA>;
 
@@ -233,6 +235,8 @@ function toConfig(env: Env, defaults: { webRoot?: string | null }) {
     webAuthn: webAuthn(env),
     metrics: { token: env.METRICS_TOKEN ?? null, loopback: env.METRICS === 'loopback' },
     stopDelayMs: env.STOP_DELAY_MS,
+    /** How long after a proof of identity the actions marked `reauth` are allowed (plugins/reauth.ts). */
+    reauthWindowMs: env.REAUTH_WINDOW_SECONDS * 1000,
     /** The built front end served at the root; null when there is none to serve. */
     webRoot: env.WEB_ROOT ? path.resolve(env.WEB_ROOT) : (defaults.webRoot ?? null),
   };

@@ -5,6 +5,7 @@ import type { Issue } from '#contract/issue';
 
 const issue = (n: number): Issue => ({
   _id: `65f1a2b3c4d5e6f708192d0${n}`,
+  version: 1,
   issueTitle: `问题${n}`,
   issueContent: '<p>x</p>',
   scanNumber: 0,

@@ -6,6 +6,7 @@ import type { Interview } from '#contract/interview';
 const interviews: Interview[] = [
   {
     _id: '65f1a2b3c4d5e6f708192e01',
+    version: 1,
     interviewTitle: '什么是闭包',
     interviewContent: '<p>答</p>',
     onShelfDate: 1_700_000_000_000,

@@ -2,6 +2,9 @@ import { PageContainer, ProForm, type ProFormProps } from '@ant-design/pro-compo
 import { history } from '@umijs/max';
 import { Card, Skeleton, Space } from 'antd';
 import { type ReactNode, useState } from 'react';
+import ConflictDialog from '@/components/ConflictDialog';
+import { conflictOf } from '@/requestErrorConfig';
+import type { VersionConflict } from '#contract/version';
 import HistoryButton from '@/components/HistoryDrawer';
 import InitialPasswordModal from '@/components/InitialPasswordModal';
 import LoadFailed from '@/components/LoadFailed';
@@ -65,6 +68,8 @@ export default function FormPage<Values, Item = undefined>({
   children,
 }: FormPageProps<Values, Item>) {
   const [generated, setGenerated] = useState<GeneratedPassword>();
+  // A save refused with 409 VERSION_CONFLICT: what changed, and the save to send again on purpose.
+  const [clash, setClash] = useState<{ conflict: VersionConflict; mine: Record<string, unknown>; overwrite: () => void }>();
   const backToList = () => history.push(listPath);
 
   const form = (current: Item) => {
@@ -73,11 +78,23 @@ export default function FormPage<Values, Item = undefined>({
         message.info('没有需要保存的修改');
         return;
       }
+      await send(values, current);
+    };
+    // Saved against `base`: the loaded record, or the same with the version a conflict reported.
+    const send = async (values: Values, base: Item) => {
       let answer: unknown;
       try {
-        answer = await save(values, current);
-      } catch {
-        // Shown by the request layer; the form keeps what was typed.
+        answer = await save(values, base);
+      } catch (error) {
+        const conflict = conflictOf(error);
+        if (conflict) {
+          setClash({
+            conflict,
+            mine: values as Record<string, unknown>,
+            overwrite: () => send(values, { ...(base as object), version: conflict.currentVersion } as Item),
+          });
+        }
+        // Otherwise shown by the request layer; the form keeps what was typed.
         return;
       }
       message.success(saved);
@@ -107,6 +124,20 @@ export default function FormPage<Values, Item = undefined>({
     >
       {body}
       <InitialPasswordModal account={generated?.account} password={generated?.password} onClose={backToList} />
+      <ConflictDialog
+        conflict={clash?.conflict}
+        mine={clash?.mine ?? {}}
+        onCancel={() => setClash(undefined)}
+        onReload={() => {
+          setClash(undefined);
+          record?.reload?.();
+        }}
+        onOverwrite={() => {
+          const overwrite = clash?.overwrite;
+          setClash(undefined);
+          overwrite?.();
+        }}
+      />
     </PageContainer>
   );
 }

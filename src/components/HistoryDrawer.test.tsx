@@ -11,6 +11,7 @@ const USER_ID = '65f1a2b3c4d5e6f708192c01';
 
 const user = (nickname: string): User => ({
   _id: USER_ID,
+  version: 1,
   loginId: 'alice',
   nickname,
   avatar: '',

@@ -9,6 +9,7 @@ import TypeSelect from './TypeSelect';
 
 const type = (n: number, typeName: string): TypeRecord => ({
   _id: `65f1a2b3c4d5e6f708192b${String(n).padStart(2, '0')}`,
+  version: 1,
   typeName,
   createdAt: 1_700_000_000_000 + n,
 });

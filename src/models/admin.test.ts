@@ -7,6 +7,7 @@ const refused = () => Object.assign(new Error('refused'), { response: { status: 
 
 const admin = (id: string, fields: Partial<Admin> = {}): Admin => ({
   _id: id.padStart(24, '0'),
+  version: 1,
   loginId: `admin${id}`,
   nickname: `管理员${id}`,
   avatar: '/default-avatar.svg',

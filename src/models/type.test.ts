@@ -13,6 +13,7 @@ const inUse = () =>
 
 const type = (id: string, typeName: string): TypeRecord => ({
   _id: id.padStart(24, '0'),
+  version: 1,
   typeName,
   createdAt: 1_700_000_000_000,
 });

@@ -19,6 +19,7 @@ import type {
   UpdateMeBody,
 } from '#contract/account';
 import type { Admin } from '#contract/admin';
+import type { ReauthBody, ReauthResult } from '#contract/version';
 import type { LoginResult } from '#contract/auth';
 import { api } from './api';
 import { fetchTable, type TableParams, type TableResult } from './table';
@@ -28,6 +29,14 @@ const adminPath = (id: string) => `/api/admin/${encodeURIComponent(id)}`;
 
 export function updateMe(changes: UpdateMeBody): Promise<Admin> {
   return api<Admin>(ME, { method: 'PATCH', data: changes });
+}
+
+/**
+ * A fresh proof of identity (password or code) for the actions that need one. Its caller, the
+ * ReauthDialog, shows a refusal itself; a refused proof must not ask for another proof either.
+ */
+export function reauth(body: ReauthBody): Promise<ReauthResult> {
+  return api<ReauthResult>(`${ME}/reauth`, { method: 'POST', data: body, skipErrorHandler: true });
 }
 
 export async function changePassword(body: ChangePasswordBody): Promise<void> {

@@ -15,8 +15,8 @@ export const EDITOR: WhoAmI = {
 export const JS_TYPE = '65f1a2b3c4d5e6f708192b01';
 export const CSS_TYPE = '65f1a2b3c4d5e6f708192b02';
 export const TYPES: TypeRecord[] = [
-  { _id: JS_TYPE, typeName: 'JavaScript', createdAt: 1 },
-  { _id: CSS_TYPE, typeName: 'CSS', createdAt: 2 },
+  { _id: JS_TYPE, version: 1, typeName: 'JavaScript', createdAt: 1 },
+  { _id: CSS_TYPE, version: 1, typeName: 'CSS', createdAt: 2 },
 ];
 
 /** `rows` as the page the query of `url` asked for, out of `count` in all. */

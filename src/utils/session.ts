@@ -38,6 +38,7 @@ export function toInitialState(admin: WhoAmI): InitialState {
     permission: admin.permission,
     twoFactorEnabled: admin.twoFactorEnabled,
     mustSetUp2fa: admin.mustSetUp2fa,
+    mustChangePassword: admin.mustChangePassword,
     timeZone: admin.timeZone,
   };
   setTimeZone(admin.timeZone);

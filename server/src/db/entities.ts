@@ -65,7 +65,8 @@ export interface BinnedDelete<L extends LockedTable> {
   title: SQL;
 }
 
-const fieldsOf = (schema: { properties: object }) => Object.keys(schema.properties);
+// A body's `version` says which version an edit started from: never a field a revert puts back.
+const fieldsOf = (schema: { properties: object }) => Object.keys(schema.properties).filter((field) => field !== 'version');
 
 const admin = {
   audit: 'admin',

@@ -53,6 +53,10 @@ export const admins = pgTable(
     totpPendingSecret: text('totp_pending_secret'),
     /** The last TOTP time step accepted: a code of this step or an earlier one is refused (no replay). */
     totpLastStep: bigint('totp_last_step', { mode: 'number' }),
+    /** Set with a generated password: until changed, the admin's sessions may only call whoami and change it. */
+    mustChangePassword: boolean('must_change_password').notNull().default(false),
+    /** Bumped by the trigger bump_version (migration: record versions) on every update that changes the record (docs/api.md, versions). */
+    version: integer('version').notNull().default(1),
   },
   (t) => [uniqueIndex('admins_login_id_key').on(t.loginId), uniqueIndex('admins_login_key_key').on(t.loginKey)],
 );
@@ -71,6 +75,8 @@ export const adminSessions = pgTable(
     lastSeenAt: epochMs('last_seen_at'),
     ip: text('ip').notNull().default(''),
     userAgent: text('user_agent').notNull().default(''),
+    /** When the admin last proved who they are in this session (sign-in, POST /api/admin/me/reauth). */
+    reauthAt: epochMs('reauth_at'),
   },
   (t) => [index('admin_sessions_admin_id_idx').on(t.adminId), index('admin_sessions_expires_at_idx').on(t.expiresAt)],
 );
@@ -196,6 +202,8 @@ export const types = pgTable(
     id: id('id').primaryKey(),
     typeName: text('type_name').notNull(),
     createdAt: epochMs('created_at').notNull(),
+    /** Bumped by the trigger bump_version (migration: record versions) on every update that changes the record (docs/api.md, versions). */
+    version: integer('version').notNull().default(1),
   },
   (t) => [uniqueIndex('types_type_name_key').on(t.typeName)],
 );
@@ -222,6 +230,10 @@ export const users = pgTable(
     loginKey: text('login_key'),
     /** 先审后发: every post of this member is held for review (modules/moderation). */
     reviewFirst: boolean('review_first').notNull().default(false),
+    /** Set with a generated password, kept for the member sign-in to honour as the admins' flag is. */
+    mustChangePassword: boolean('must_change_password').notNull().default(false),
+    /** Bumped by the trigger bump_version (migration: record versions) on every update that changes the record (docs/api.md, versions). */
+    version: integer('version').notNull().default(1),
   },
   (t) => [
     uniqueIndex('users_login_id_key').on(t.loginId),
@@ -252,6 +264,8 @@ export const books = pgTable(
     typeId: id('type_id')
       .notNull()
       .references(() => types.id, { onDelete: 'restrict' }),
+    /** Bumped by the trigger bump_version (migration: record versions) on every update that changes the record (docs/api.md, versions). */
+    version: integer('version').notNull().default(1),
   },
   (t) => [
     index('books_on_shelf_date_idx').on(t.onShelfDate.desc(), t.id.desc()),
@@ -270,6 +284,8 @@ export const interviews = pgTable(
     typeId: id('type_id')
       .notNull()
       .references(() => types.id, { onDelete: 'restrict' }),
+    /** Bumped by the trigger bump_version (migration: record versions) on every update that changes the record (docs/api.md, versions). */
+    version: integer('version').notNull().default(1),
   },
   (t) => [
     index('interviews_on_shelf_date_idx').on(t.onShelfDate.desc(), t.id.desc()),
@@ -294,6 +310,8 @@ export const issues = pgTable(
     typeId: id('type_id')
       .notNull()
       .references(() => types.id, { onDelete: 'restrict' }),
+    /** Bumped by the trigger bump_version (migration: record versions) on every update that changes the record (docs/api.md, versions). */
+    version: integer('version').notNull().default(1),
   },
   (t) => [
     index('issues_issue_date_idx').on(t.issueDate.desc(), t.id.desc()),

@@ -1,5 +1,6 @@
 import { AUTH_MESSAGES } from '#contract/auth';
 import { ERROR_CODES, errorCodeForStatus, type ErrorCode } from '#contract/envelope';
+import type { VersionConflict } from '#contract/version';
 
 /** The one error type services throw; the error-handler plugin turns it into the envelope. */
 export class AppError extends Error {
@@ -8,6 +9,8 @@ export class AppError extends Error {
     readonly msg: string,
     /** The envelope's machine-readable `errorCode`: the status's unless a case has its own. */
     readonly errorCode: ErrorCode = errorCodeForStatus(statusCode),
+    /** More fields of the envelope beside msg (the `conflict` of a 409 VERSION_CONFLICT). */
+    readonly extra?: Readonly<{ conflict?: VersionConflict }>,
     /** Seconds until the call may succeed again: sent as Retry-After (a 429 of a limit). */
     readonly retryAfter?: number,
   ) {

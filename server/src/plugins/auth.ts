@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
 import { ACCOUNT_MESSAGES } from '#contract/account';
 import { ERROR_CODES } from '#contract/envelope';
+import { TRUST_MESSAGES } from '#contract/version';
+import { counters } from '../lib/counters';
 import { AppError, forbidden } from '../lib/errors';
 import type { AuthenticatedAdmin, AuthService, ClientInfo } from '../modules/auth/auth.service';
 import { audienceOf } from '../modules/auth/tokens';
@@ -20,6 +22,8 @@ export interface CatalogEntry {
   method: string;
   url: string;
   access: Access;
+  /** The route needs a fresh proof of identity (plugins/reauth.ts). */
+  reauth: boolean;
   schema: FastifySchema | undefined;
 }
 
@@ -38,6 +42,11 @@ declare module 'fastify' {
     allowWithout2fa?: true;
     /** Set on the public site's routes, with the same value as their `audience` constraint. */
     audience?: Audience;
+    /**
+     * Allowed to an admin still on a generated initial password: whoami, logout and the password
+     * change. Every other guarded route answers 403 PASSWORD_CHANGE_REQUIRED until it is changed.
+     */
+    allowWithInitialPassword?: true;
   }
   interface FastifyRequest {
     admin: AuthenticatedAdmin | null;
@@ -120,7 +129,7 @@ export function registerAuth(app: FastifyInstance, auth: AuthService, members: M
       if ((audience === 'visitor') !== (access === 'public'))
         throw new Error(`route ${route.method} ${route.url}: a visitor route is public, a member route 'member'`);
       for (const method of [route.method].flat()) {
-        if (method !== 'HEAD') siteCatalog.push({ method, url: route.url, access, schema: route.schema, audience });
+        if (method !== 'HEAD') siteCatalog.push({ method, url: route.url, access, schema: route.schema, audience, reauth: false });
       }
       return;
     }
@@ -131,7 +140,7 @@ export function registerAuth(app: FastifyInstance, auth: AuthService, members: M
       route.schema.tags ??= [route.url.split('/')[2]];
     }
     for (const method of [route.method].flat()) {
-      if (method !== 'HEAD') catalog.push({ method, url: route.url, access, schema: route.schema });
+      if (method !== 'HEAD') catalog.push({ method, url: route.url, access, reauth: route.config?.reauth === true, schema: route.schema });
     }
   });
 
@@ -153,8 +162,15 @@ export function registerAuth(app: FastifyInstance, auth: AuthService, members: M
     if (audienceOf(request.headers.authorization) === 'member') return done(forbidden());
     const admit = (admin: AuthenticatedAdmin) => {
       request.admin = admin;
-      // Enforced here, for every route alike, not by the screens.
-      if (admin.mustSetUp2fa && !request.routeOptions.config.allowWithout2fa)
+      const { config } = request.routeOptions;
+      // Enforced here, for every route alike, not by the screens. The password comes first: the
+      // change is what such an admin may do, whatever two-step sign-in asks.
+      if (admin.mustChangePassword) {
+        if (!config.allowWithInitialPassword) {
+          counters.increment('passwordChangeRequired');
+          return done(new AppError(403, TRUST_MESSAGES.passwordChangeRequired, ERROR_CODES.passwordChangeRequired));
+        }
+      } else if (admin.mustSetUp2fa && !config.allowWithout2fa)
         return done(new AppError(403, ACCOUNT_MESSAGES.mustSetUp2fa, ERROR_CODES.twoFactorSetupRequired));
       if (access === 'super' && admin.permission !== 1) return done(forbidden());
       done();

@@ -173,7 +173,8 @@ export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
       if (error.retryAfter !== undefined) reply.header('Retry-After', String(error.retryAfter));
-      return reply.status(error.statusCode).send(fail(error.statusCode, error.msg, error.errorCode));
+      const envelope = fail(error.statusCode, error.msg, error.errorCode);
+      return reply.status(error.statusCode).send(error.extra ? { ...envelope, ...error.extra } : envelope);
     }
     if (error.validation) {
       return reply.status(400).send(fail(400, validationMessage(error.validation as AjvIssue[]), ERROR_CODES.validationFailed));

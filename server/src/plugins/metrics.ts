@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { queryRows, rememberedAnswers, type Database } from '../db/client';
-import { COUNTERS, counterValue } from '../lib/counters';
+import { COUNTERS, type CounterName, counterValue } from '../lib/counters';
 import { fail } from '../lib/http';
 import { sql } from 'drizzle-orm';
 
@@ -120,12 +120,19 @@ export function registerMetrics(app: FastifyInstance, database: Database, option
       if (live !== null) this.set(live ? 1 : 0);
     },
   });
-  const counters: Array<[string, string, string]> = [
+  const counters: Array<[CounterName, string, string]> = [
     [COUNTERS.lockTimeouts, 'db_lock_timeouts_total', 'Calls that waited for a lock past DB_LOCK_TIMEOUT_MS'],
     [COUNTERS.statementTimeouts, 'db_statement_timeouts_total', 'Statements stopped by DB_STATEMENT_TIMEOUT_MS'],
     [COUNTERS.throttledSignIns, 'sign_in_throttled_total', 'Sign-in attempts refused by the throttle (429)'],
     [COUNTERS.versionConflicts, 'version_conflicts_total', 'Writes refused because the record changed since it was read (409)'],
     [COUNTERS.unversionedWrites, 'unversioned_writes_total', 'Writes sent without a version (last write wins)'],
+    [COUNTERS.reauthRequired, 'reauth_required_total', 'Powerful actions refused for want of a fresh proof of identity (403)'],
+    [COUNTERS.reauthProofs, 'reauth_proofs_total', 'Fresh proofs of identity given (POST /api/admin/me/reauth)'],
+    [
+      COUNTERS.passwordChangeRequired,
+      'password_change_required_total',
+      'Calls refused until a generated initial password is changed (403)',
+    ],
   ];
   for (const [counter, name, help] of counters) {
     new Counter({

@@ -290,5 +290,7 @@ export async function isEmpty(db: Db): Promise<boolean> {
 
 /** Removes all content (not admins, sessions or uploads). */
 export async function resetContent(db: Db) {
-  await writeTransaction(db, ALL_TABLES, (tx) => tx.execute(sql`truncate book_unlocks, points_ledger, user_sessions, comments, issues, interviews, books, users, types`));
+  await writeTransaction(db, ALL_TABLES, (tx) =>
+    tx.execute(sql`truncate book_unlocks, points_ledger, user_sessions, comments, issues, interviews, books, users, types`),
+  );
 }

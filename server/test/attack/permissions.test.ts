@@ -21,6 +21,7 @@ const RULES: Record<string, 'public' | 'admin' | 'super' | 'self'> = {
   'POST /api/admin/login/2fa': 'public',
   'PATCH /api/admin/me': 'admin',
   'POST /api/admin/me/password': 'admin',
+  'POST /api/admin/me/reauth': 'admin',
   // Before setup: without a secret set up, enable refuses before checking (and counting) the code.
   'POST /api/admin/me/2fa/enable': 'admin',
   'POST /api/admin/me/2fa/setup': 'admin',

@@ -23,8 +23,8 @@ const entry: AuditEntry = {
 };
 
 const admins: Admin[] = [
-  { _id: ROOT_ID, loginId: 'root', nickname: '超级管理员', avatar: '', permission: 1, enabled: true, createdAt: 1 },
-  { _id: EDITOR._id, loginId: 'editor', nickname: '内容编辑', avatar: '', permission: 2, enabled: true, createdAt: 2 },
+  { _id: ROOT_ID, version: 1, loginId: 'root', nickname: '超级管理员', avatar: '', permission: 1, enabled: true, createdAt: 1 },
+  { _id: EDITOR._id, version: 1, loginId: 'editor', nickname: '内容编辑', avatar: '', permission: 2, enabled: true, createdAt: 2 },
 ];
 
 const BOOK_ID = '65f1a2b3c4d5e6f708192b01';

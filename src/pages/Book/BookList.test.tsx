@@ -14,6 +14,7 @@ import type { Book } from '#contract/book';
 
 const book = (n: number, bookTitle: string, extra: Partial<Book> = {}): Book => ({
   _id: `65f1a2b3c4d5e6f708192e${String(n).padStart(2, '0')}`,
+  version: 1,
   bookTitle,
   bookPic: '/static/uploads/cover.png',
   downloadLink: 'https://pan.example.com/s/book',

@@ -26,6 +26,7 @@ const CSS_TYPE = '65f1a2b3c4d5e6f708192b02';
 
 const book: Book = {
   _id: '65f1a2b3c4d5e6f708192e01',
+  version: 1,
   bookTitle: '你不知道的JavaScript',
   bookPic: '/static/uploads/65f1a2b3c4d5e6f708192f01.png',
   downloadLink: 'https://pan.example.com/s/ydkjs',
@@ -137,6 +138,7 @@ describe('edit book', () => {
       requirePoints: 40,
       typeId: CSS_TYPE,
       bookPic: book.bookPic,
+      version: 1,
     });
     await waitFor(() => expect(sent.some((r) => r.method === 'GET' && r.url.startsWith('/api/book?'))).toBe(true));
   });

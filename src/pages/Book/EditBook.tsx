@@ -16,7 +16,7 @@ export default function EditBook() {
       listPath={LIST_PATH}
       record={{ loaded, backText: '返回书籍列表', reload }}
       historyOf={{ entity: 'book', id }}
-      save={(fields: CreateBookBody) => updateBook(id, fields)}
+      save={(fields: CreateBookBody, book) => updateBook(id, { ...fields, version: book.version })}
       saved="书籍信息修改成功"
     >
       {(onFinish, book) => (

@@ -16,7 +16,7 @@ export default function EditInterview() {
       listPath={LIST_PATH}
       record={{ loaded, backText: '返回题目列表', reload }}
       historyOf={{ entity: 'interview', id }}
-      save={(fields: CreateInterviewBody) => updateInterview(id, fields)}
+      save={(fields: CreateInterviewBody, interview) => updateInterview(id, { ...fields, version: interview.version })}
       saved="修改题目成功"
     >
       {(onFinish, interview) => (

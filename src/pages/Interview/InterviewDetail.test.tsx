@@ -7,6 +7,7 @@ import type { Interview } from '#contract/interview';
 const JS = '65f1a2b3c4d5e6f708192b01';
 const interview: Interview = {
   _id: '65f1a2b3c4d5e6f708192e01',
+  version: 1,
   interviewTitle: '什么是闭包',
   interviewContent:
     '<p>函数与其<strong>词法环境</strong></p><script>window.pwned = true</script><img src="x.png" alt="示意图" onerror="window.pwned = true">',

@@ -26,6 +26,7 @@ const JS = '65f1a2b3c4d5e6f708192b01';
 const CSS = '65f1a2b3c4d5e6f708192b02';
 const saved: Interview = {
   _id: '65f1a2b3c4d5e6f708192e01',
+  version: 1,
   interviewTitle: '什么是闭包',
   interviewContent: '<p>函数与其词法环境</p>',
   onShelfDate: 1_700_000_000_000,
@@ -177,6 +178,7 @@ describe('edit interview', () => {
       interviewTitle: '闭包与作用域',
       typeId: CSS,
       interviewContent: '<p>函数与其词法环境</p>',
+      version: 1,
     });
     await waitFor(() => expect(history.location.pathname).toBe('/interview/interviewList'));
   });

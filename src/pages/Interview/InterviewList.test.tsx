@@ -16,6 +16,7 @@ const LONG_TITLE = '请说说浏览器的事件循环机制以及宏任务与微
 
 const interview = (n: number, interviewTitle: string, typeId = JS_TYPE): Interview => ({
   _id: `65f1a2b3c4d5e6f708192e${String(n).padStart(2, '0')}`,
+  version: 1,
   interviewTitle,
   interviewContent: '<p>答案</p>',
   onShelfDate: 1_700_000_000_000,

@@ -9,6 +9,7 @@ import { confirmButton, findConfirmButton } from '@/testing/listScreen';
 const TYPE_ID = '65f1a2b3c4d5e6f708192b01';
 const issue: Issue = {
   _id: '65f1a2b3c4d5e6f708192d01',
+  version: 1,
   issueTitle: '闭包是什么',
   issueContent: '<p>请问<strong>闭包</strong>到底是什么？</p><img src="x" onerror="window.hacked = true">',
   scanNumber: 12,

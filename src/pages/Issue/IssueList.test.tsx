@@ -5,6 +5,7 @@ import type { Issue } from '#contract/issue';
 
 const issue: Issue = {
   _id: '65f1a2b3c4d5e6f708192d01',
+  version: 1,
   issueTitle: '闭包是什么',
   issueContent: '<p>请问<strong>闭包</strong>到底是什么？</p>',
   scanNumber: 12,

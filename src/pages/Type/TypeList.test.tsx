@@ -6,6 +6,7 @@ import { confirmButton } from '@/testing/listScreen';
 
 const type = (n: number, typeName: string): TypeRecord => ({
   _id: `65f1a2b3c4d5e6f708192b${String(n).padStart(2, '0')}`,
+  version: 1,
   typeName,
   createdAt: 1_700_000_000_000 + n,
 });

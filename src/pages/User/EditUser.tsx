@@ -17,7 +17,7 @@ export default function EditUser() {
       record={{ loaded, backText: '返回用户列表', reload }}
       historyOf={{ entity: 'user', id }}
       unchanged={(values: UserFormValues, user: User) => Object.keys(toUserChanges(values, user)).length === 0}
-      save={(values, user) => updateUser(user._id, toUserChanges(values, user))}
+      save={(values, user) => updateUser(user._id, { ...toUserChanges(values, user), version: user.version })}
       saved="信息修改成功"
     >
       {(onFinish, user) => (

@@ -9,6 +9,7 @@ const me: WhoAmI = { _id: '65f1a2b3c4d5e6f708192a02', loginId: 'editor', nicknam
 
 const alice: User = {
   _id: '65f1a2b3c4d5e6f708192c01',
+  version: 1,
   loginId: 'alice',
   nickname: '爱丽丝',
   avatar: '/static/uploads/alice.png',
@@ -193,7 +194,7 @@ describe('edit user', () => {
     expect(await screen.findByText('信息修改成功')).toBeInTheDocument();
     const patch = sent.find((r) => r.method === 'PATCH');
     expect(patch?.url).toBe(`/api/user/${alice._id}`);
-    expect(patch?.body).toEqual({ nickname: '爱丽丝二号', qq: '10001', wechat: '' });
+    expect(patch?.body).toEqual({ nickname: '爱丽丝二号', qq: '10001', wechat: '', version: 1 });
     await waitFor(() => expect(history.location.pathname).toBe('/user/userList'));
   });
 
@@ -205,7 +206,7 @@ describe('edit user', () => {
     await submit('确认修改');
 
     expect(await screen.findByText('信息修改成功')).toBeInTheDocument();
-    expect(sent.find((r) => r.method === 'PATCH')?.body).toEqual({ loginPwd: 'new-secret' });
+    expect(sent.find((r) => r.method === 'PATCH')?.body).toEqual({ loginPwd: 'new-secret', version: 1 });
   });
 
   it('refuses a short password and an emptied nickname without sending', async () => {

@@ -9,6 +9,7 @@ import { confirmButton, findConfirmButton } from '@/testing/listScreen';
 
 const user = (n: number, loginId: string, extra: Partial<User> = {}): User => ({
   _id: `65f1a2b3c4d5e6f708192c${String(n).padStart(2, '0')}`,
+  version: 1,
   loginId,
   nickname: `昵称${n}`,
   avatar: '',

@@ -17,12 +17,18 @@ import {
 } from '#contract/account';
 import { Admin } from '#contract/admin';
 import { IdParams } from '#contract/ids';
+import { ReauthBody, ReauthResult } from '#contract/version';
 import { clientOf, currentAdmin } from '../../plugins/auth';
 import { ok, responses } from '../../lib/http';
+import type { Config } from '../../config';
+import { relyingPartyOf } from '../passkey/passkey.routes';
 import type { AccountService } from './account.service';
 
 /** 个人设置 and the super admin's hold on other admins' sign-in, under /api/admin. */
-export const accountRoutes: FastifyPluginAsyncTypebox<{ account: AccountService }> = async (app, { account }) => {
+export const accountRoutes: FastifyPluginAsyncTypebox<{ account: AccountService; webAuthn: Config['webAuthn'] }> = async (
+  app,
+  { account, webAuthn },
+) => {
   app.patch(
     '/me',
     {
@@ -35,7 +41,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ account: AccountService 
   app.post(
     '/me/password',
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', allowWithInitialPassword: true },
       schema: {
         tags: ['account'],
         summary: '修改本人密码（需要当前密码；保留本会话，结束其他会话）',
@@ -47,6 +53,20 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ account: AccountService 
       await account.changePassword(currentAdmin(request), request.body, clientOf(request));
       return ok(null);
     },
+  );
+
+  app.post(
+    '/me/reauth',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags: ['account'],
+        summary: '重新验证身份（密码或动态验证码，二选一）：之后 REAUTH_WINDOW_SECONDS 内可以进行需要验证的操作',
+        body: ReauthBody,
+        response: responses(ReauthResult),
+      },
+    },
+    async (request) => ok(await account.reauth(currentAdmin(request), request.body, clientOf(request), relyingPartyOf(webAuthn, request))),
   );
 
   app.post(
@@ -171,7 +191,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ account: AccountService 
   app.delete(
     '/:id/sessions',
     {
-      config: { access: 'super' },
+      config: { access: 'super', reauth: true },
       schema: { tags: ['account'], summary: '结束一个管理员的所有会话', params: IdParams, response: responses(Type.Null()) },
     },
     async (request) => {
@@ -183,7 +203,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ account: AccountService 
   app.delete(
     '/:id/2fa',
     {
-      config: { access: 'super' },
+      config: { access: 'super', reauth: true },
       schema: {
         tags: ['account'],
         summary: '重置一个管理员的两步验证（并结束其所有会话）',
@@ -212,7 +232,7 @@ export const securitySettingsRoutes: FastifyPluginAsyncTypebox<{ account: Accoun
   app.patch(
     '/security',
     {
-      config: { access: 'super' },
+      config: { access: 'super', reauth: true },
       schema: {
         tags: ['settings'],
         summary: '修改安全设置（require2fa：要求所有管理员开启两步验证）',

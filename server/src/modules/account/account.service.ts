@@ -1,3 +1,5 @@
+import type { PasskeyAuthenticationResponse } from '#contract/passkey';
+import type { RelyingParty } from '../passkey/passkey.service';
 import { ACCOUNT_MESSAGES } from '#contract/account';
 import type {
   AdminSession,
@@ -13,6 +15,8 @@ import type {
   UpdateMeBody,
 } from '#contract/account';
 import { ADMIN_MESSAGES, type Admin } from '#contract/admin';
+import { TRUST_MESSAGES, type ReauthBody, type ReauthResult } from '#contract/version';
+import { counters } from '../../lib/counters';
 import { AUDIT_ACTIONS, SECURITY_SETTINGS_ID } from '#contract/audit';
 import { DEFAULT_PAGE_SIZE, FIRST_PAGE, type Page } from '#contract/paging';
 import type { Db } from '../../db/client';
@@ -32,6 +36,16 @@ import { newRecoveryCode } from '../auth/keys';
 import { newTotpSecret, otpauthUrl, totpStep } from '../auth/totp';
 
 const REQUIRE_2FA = 'require_2fa';
+
+/** What proves an admin is who the session says: one kind per branch of proveWith. */
+export type ReauthProof = { password: string } | { code: string } | { passkey: PasskeyAuthenticationResponse; rp: RelyingParty };
+/** How a passkey proves its admin (modules/passkey): true only for the admin's own passkey on its proof challenge. */
+export type PasskeyProver = (
+  admin: { id: string; loginId: string },
+  response: PasskeyAuthenticationResponse,
+  client: ClientInfo,
+  rp: RelyingParty,
+) => Promise<boolean>;
 const RECOVERY_CODE_COUNT = 10;
 
 export type AccountService = ReturnType<typeof createAccountService>;
@@ -43,6 +57,10 @@ export function createAccountService(deps: {
   repo: AuthRepository;
   auth: AuthService;
   audit: Audit;
+  /** REAUTH_WINDOW_SECONDS, in ms: what POST /me/reauth answers as validUntil. */
+  reauthWindowMs: number;
+  /** The passkey branch of proveWith. */
+  provePasskey?: PasskeyProver;
   now?: () => number;
 }) {
   const { db, admins, repo, auth, audit } = deps;
@@ -75,6 +93,26 @@ export function createAccountService(deps: {
     });
     if (!right || step === null) throw badRequest(ACCOUNT_MESSAGES.wrongCode);
     return step;
+  }
+
+  /**
+   * The one place a proof of identity is checked, under the login throttle: the current password,
+   * or a current TOTP code when two-step sign-in is on. A passkey is one more branch here.
+   */
+  async function proveWith(row: AdminRow, proof: ReauthProof, client: ClientInfo): Promise<void> {
+    if ('passkey' in proof) {
+      if (!deps.provePasskey || !(await deps.provePasskey(row, proof.passkey, client, proof.rp))) {
+        throw badRequest(TRUST_MESSAGES.passkeyNotAccepted);
+      }
+      return;
+    }
+    if ('password' in proof) {
+      const right = await auth.throttled(row.loginId, client, () => verifyPassword(row.passwordHash, proof.password));
+      if (!right) throw badRequest(TRUST_MESSAGES.wrongPassword);
+      return;
+    }
+    if (!row.totpSecret) throw badRequest(ACCOUNT_MESSAGES.twoFactorOff);
+    await mustKnowCode(row, row.totpSecret, proof.code, client);
   }
 
   function toSession(row: Awaited<ReturnType<AuthRepository['liveSessions']>>[number], currentId: string): AdminSession {
@@ -128,15 +166,37 @@ export function createAccountService(deps: {
       return toAdmin(row);
     },
 
-    /** Keeps the calling session and ends every other one. */
+    /** A fresh proof of identity for this session: the actions marked `reauth` are allowed for the window. */
+    async reauth(me: AuthenticatedAdmin, body: ReauthBody, client: ClientInfo, rp?: RelyingParty): Promise<ReauthResult> {
+      const given = [body.password, body.code, body.passkey].filter((proof) => proof !== undefined).length;
+      if (given !== 1) throw badRequest(TRUST_MESSAGES.passwordOrCode);
+      const row = await mustFind(me.id);
+      const proof: ReauthProof =
+        body.password !== undefined
+          ? { password: body.password }
+          : body.code !== undefined
+            ? { code: body.code }
+            : { passkey: body.passkey!, rp: rp! };
+      await proveWith(row, proof, client);
+      const at = now();
+      await db.transaction(async (tx) => {
+        await repo.proveSession(me.sessionId, at, tx);
+        await audit.record(tx, me, { action: AUDIT_ACTIONS.reauth, entity: 'session', entityId: me.id, title: row.loginId });
+      });
+      counters.increment('reauthProofs');
+      return { validUntil: at + deps.reauthWindowMs };
+    },
+
+    /** Keeps the calling session and ends every other one; the current password given is a fresh proof too. */
     async changePassword(me: AuthenticatedAdmin, body: ChangePasswordBody, client: ClientInfo): Promise<void> {
       const row = await mustFind(me.id);
       await mustKnowPassword(row, body.currentPassword, client);
       checkAdminPassword(body.newPassword, { loginId: row.loginId, nickname: row.nickname });
       const passwordHash = await hashPassword(body.newPassword);
       await writeTransaction(db, ['admins'], async (tx) => {
-        await admins.update(me.id, { passwordHash, passwordLegacy: false }, tx);
+        await admins.update(me.id, { passwordHash, passwordLegacy: false, mustChangePassword: false }, tx);
         await repo.deleteOtherSessions(me.id, me.sessionId, tx);
+        await repo.proveSession(me.sessionId, now(), tx);
         // 「密码已修改」, never the hash (audit.diff).
         await audit.record(tx, me, {
           action: AUDIT_ACTIONS.update,

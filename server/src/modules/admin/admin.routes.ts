@@ -14,7 +14,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ admins: AdminService }> = 
   app.post(
     '/',
     {
-      config: { access: 'super' },
+      config: { access: 'super', reauth: true },
       schema: { summary: '新增管理员', body: CreateAdminBody, response: createdResponses(CreatedAdmin) },
     },
     async (request, reply) => reply.status(201).send(ok(await admins.create(currentAdmin(request), request.body))),
@@ -43,7 +43,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ admins: AdminService }> = 
     {
       config: { access: 'admin' },
       schema: {
-        summary: '修改管理员（本人只能改昵称、头像和密码）',
+        summary: '修改管理员（本人只能改昵称、头像和密码；提升为超级管理员或禁用需要最近验证过身份）',
         params: IdParams,
         body: UpdateAdminBody,
         response: responses(Admin),
@@ -55,7 +55,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ admins: AdminService }> = 
   app.delete(
     '/:id',
     {
-      config: { access: 'super' },
+      config: { access: 'super', reauth: true },
       schema: { summary: '删除管理员', params: IdParams, response: responses(Type.Null()) },
     },
     async (request) => {

@@ -9,15 +9,16 @@ import { AUDIT_ACTIONS } from '#contract/audit';
 import type { Db } from '../../db/client';
 import { writeTransaction, type Locked } from '../../db/write-lock';
 import { admins as adminsTable } from '../../db/schema';
-import { checkGuard, diff, missingRecord, type Actor, type Audit, type RevertGuard } from '../audit/audit';
+import { checkGuard, checkVersion, diff, missingRecord, type Actor, type Audit, type RevertGuard } from '../audit/audit';
 import { lockRow } from '../../db/rows';
 import type { AuthRepository } from '../auth/auth.repository';
+import { reauthRequired } from '../../plugins/reauth';
 import type { AdminRepository, AdminRow } from './admin.repository';
 
 export type { Actor };
 
 export const SUPER = 1;
-const SELF_EDITABLE = new Set(['nickname', 'avatar', 'loginPwd']);
+const SELF_EDITABLE = new Set(['nickname', 'avatar', 'loginPwd', 'version']);
 
 export function toAdmin(row: AdminRow): Admin {
   return {
@@ -29,6 +30,7 @@ export function toAdmin(row: AdminRow): Admin {
     enabled: row.enabled,
     createdAt: row.createdAt,
     twoFactorEnabled: row.totpSecret !== null,
+    version: row.version,
   };
 }
 
@@ -93,6 +95,8 @@ export function createAdminService(deps: { db: Db; admins: AdminRepository; auth
             permission: body.permission,
             enabled: true,
             createdAt: now(),
+            // A password the server made (and a super admin read) is changed at the first sign-in.
+            mustChangePassword: generated !== null,
           },
           tx,
         );
@@ -123,8 +127,12 @@ export function createAdminService(deps: { db: Db; admins: AdminRepository; auth
         const target = await lockRow(tx, adminsTable, id);
         if (!target) throw missingRecord(guard, notFound(ADMIN_MESSAGES.notFound));
         checkGuard(target, guard);
+        if (!guard) await checkVersion(tx, { entity: 'admin', id, version: target.version }, body.version, () => toAdmin(target));
         const enabled = body.enabled ?? target.enabled;
         const permission = body.permission ?? target.permission;
+        // Raising an admin to super or disabling one needs a fresh proof (a revert of either too).
+        const raises = permission === SUPER && target.permission !== SUPER;
+        if ((raises || (!enabled && target.enabled)) && !actor.freshProof) throw reauthRequired();
         if (isSelf && (!enabled || permission !== target.permission)) throw badRequest(ADMIN_MESSAGES.cannot);
         await keepOneSuper(target, enabled && permission === SUPER, tx);
 

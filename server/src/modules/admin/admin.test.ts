@@ -37,6 +37,7 @@ describe('GET /api/admin', () => {
         'nickname',
         'permission',
         'twoFactorEnabled',
+        'version',
       ]);
   });
 });

@@ -201,6 +201,12 @@ const CASES: Record<string, () => Promise<{ entries?: number; expected: Expected
       expected: { action: '修改', entity: 'admin', entityId: id, adminId: id, changes: [{ field: 'password', note: '密码已修改' }] },
     };
   },
+  'POST /api/admin/me/reauth': async () => {
+    // Made and signed in (2), then the proof.
+    const { id, token } = await t.createAdmin('audit-reauth', 2);
+    expect((await call('POST', '/api/admin/me/reauth', { password: passwordOf('audit-reauth') }, token)).statusCode).toBe(200);
+    return { entries: 3, expected: { action: '验证身份', entity: 'session', entityId: id, title: 'audit-reauth', adminId: id } };
+  },
   'POST /api/admin/me/2fa/setup': async () => {
     const { id, token } = await t.createAdmin('audit-2fa-setup', 2);
     expect((await call('POST', '/api/admin/me/2fa/setup', undefined, token)).statusCode).toBe(200);

@@ -1,8 +1,12 @@
 import { AUDIT_MESSAGES, type AuditAction, type AuditChange, type AuditEntity } from '#contract/audit';
+import { and, desc, eq, isNotNull } from 'drizzle-orm';
+import { ERROR_CODES } from '#contract/envelope';
 import { fieldLabel } from '#contract/labels';
+import { TRUST_MESSAGES, type ConflictChange } from '#contract/version';
 import type { Db } from '../../db/client';
 import { auditLog } from '../../db/schema';
-import { conflict } from '../../lib/errors';
+import { counters } from '../../lib/counters';
+import { AppError, conflict } from '../../lib/errors';
 
 /**
  * Recording to the audit log (操作日志). Every service that writes calls `audit.record` inside
@@ -15,6 +19,8 @@ export interface Actor {
   id: string;
   loginId: string;
   permission: number;
+  /** Proved who they are within the re-authentication window (plugins/reauth.ts); absent: no. */
+  freshProof?: boolean;
 }
 
 export interface AuditInput {
@@ -120,4 +126,43 @@ export function checkGuard(current: Record<string, unknown>, guard: RevertGuard 
 /** For a reverted record that is gone: a 409, not the 404 of an ordinary update. */
 export function missingRecord(guard: RevertGuard | undefined, notFoundError: Error): Error {
   return guard ? conflict(AUDIT_MESSAGES.gone) : notFoundError;
+}
+
+/** How many of the log's entries a 409 names at most (an edit left open for days meets many). */
+const CONFLICT_ENTRIES_MAX = 50;
+
+/**
+ * The optimistic check of a PATCH: `row` is the record as locked in the write's transaction (its
+ * version bumped by the bump_version trigger on every change). A PATCH without a version writes
+ * over whatever is there, as before versions existed, and is counted. One whose version is not
+ * the record's is refused with 409 VERSION_CONFLICT naming what changed since, from the log's
+ * latest entries of the record (one per write), and nothing is written.
+ */
+export async function checkVersion(
+  tx: Db,
+  target: { entity: AuditEntity; id: string; version: number },
+  expected: number | undefined,
+  current: () => Record<string, unknown>,
+): Promise<void> {
+  if (expected === undefined) {
+    counters.increment('unversionedPatches');
+    return;
+  }
+  if (expected === target.version) return;
+  counters.increment('versionConflicts');
+  const since = Math.min(Math.max(target.version - expected, 0), CONFLICT_ENTRIES_MAX);
+  const entries = since
+    ? await tx
+        .select({ at: auditLog.at, by: auditLog.adminLoginId, changes: auditLog.changes })
+        .from(auditLog)
+        .where(and(eq(auditLog.entity, target.entity), eq(auditLog.entityId, target.id), isNotNull(auditLog.changes)))
+        .orderBy(desc(auditLog.at), desc(auditLog.id))
+        .limit(since)
+    : [];
+  const changes: ConflictChange[] = entries
+    .reverse()
+    .flatMap(({ at, by, changes: list }) => ((list as AuditChange[] | null) ?? []).map((change) => ({ ...change, by, at })));
+  throw new AppError(409, TRUST_MESSAGES.versionConflict, ERROR_CODES.versionConflict, {
+    conflict: { yourVersion: expected, currentVersion: target.version, changes, current: current() },
+  });
 }

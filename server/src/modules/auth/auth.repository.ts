@@ -36,6 +36,8 @@ export function createAuthRepository(db: Db) {
       enabled: admins.enabled,
       expiresAt: adminSessions.expiresAt,
       lastSeenAt: adminSessions.lastSeenAt,
+      reauthAt: adminSessions.reauthAt,
+      mustChangePassword: admins.mustChangePassword,
       // What the two-step requirement needs, read by this same statement (no second one per request).
       twoFactorOn: sql<boolean>`${admins.totpSecret} is not null`,
       require2fa: settings.value,
@@ -137,7 +139,13 @@ export function createAuthRepository(db: Db) {
       executor: Db = db,
     ) {
       await executor.delete(adminSessions).where(lt(adminSessions.expiresAt, row.createdAt));
-      await executor.insert(adminSessions).values({ ...row, lastSeenAt: row.createdAt });
+      // Signing in is a proof of identity: the session starts with a fresh one.
+      await executor.insert(adminSessions).values({ ...row, lastSeenAt: row.createdAt, reauthAt: row.createdAt });
+    },
+
+    /** Records a fresh proof of identity in the session (POST /api/admin/me/reauth, a password change). */
+    async proveSession(id: string, at: number, executor: Db = db) {
+      await executor.update(adminSessions).set({ reauthAt: at }).where(eq(adminSessions.id, id));
     },
 
     async deleteSession(id: string, executor: Db = db) {

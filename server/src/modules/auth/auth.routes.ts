@@ -81,19 +81,29 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService; timeZ
   app.get(
     '/whoami',
     {
-      config: { access: 'admin', allowWithout2fa: true },
+      config: { access: 'admin', allowWithout2fa: true, allowWithInitialPassword: true },
       schema: { tags: ['auth'], summary: '当前登录的管理员', response: responses(WhoAmI) },
     },
     async (request) => {
-      const { id, loginId, nickname, avatar, permission, twoFactorEnabled, mustSetUp2fa } = currentAdmin(request);
-      return ok({ _id: id, loginId, nickname, avatar, permission: permission as 1 | 2, twoFactorEnabled, mustSetUp2fa, timeZone });
+      const { id, loginId, nickname, avatar, permission, twoFactorEnabled, mustSetUp2fa, mustChangePassword } = currentAdmin(request);
+      return ok({
+        _id: id,
+        loginId,
+        nickname,
+        avatar,
+        permission: permission as 1 | 2,
+        twoFactorEnabled,
+        mustSetUp2fa,
+        mustChangePassword,
+        timeZone,
+      });
     },
   );
 
   app.post(
     '/logout',
     {
-      config: { access: 'admin', allowWithout2fa: true },
+      config: { access: 'admin', allowWithout2fa: true, allowWithInitialPassword: true },
       schema: { tags: ['auth'], summary: '退出登录（令牌立即失效）', response: responses(Type.Null()) },
     },
     async (request) => {

@@ -52,6 +52,10 @@ export interface AuthenticatedAdmin {
   twoFactorEnabled: boolean;
   /** require2fa is on and this admin has no two-step sign-in: only the setup calls are allowed. */
   mustSetUp2fa: boolean;
+  /** Signed in with a generated password not yet changed: only whoami and the change are allowed. */
+  mustChangePassword: boolean;
+  /** This session proved who it is (sign-in, /me/reauth) within the re-authentication window. */
+  freshProof: boolean;
 }
 
 /** The throttle keys of an attempt on an account: its canonical name and the caller's address. */
@@ -95,6 +99,8 @@ export function createAuthService(deps: {
   admins: AdminRepository;
   jwtSecret: string | null;
   captchaTestAnswer: string | null;
+  /** How long a proof of identity lets the actions that need one through (REAUTH_WINDOW_SECONDS). */
+  reauthWindowMs: number;
   now?: () => number;
 }) {
   const { repo, admins } = deps;
@@ -179,6 +185,8 @@ export function createAuthService(deps: {
       sessionId: claims.sid,
       twoFactorEnabled: admin.twoFactorOn,
       mustSetUp2fa: admin.require2fa === 'true' && !admin.twoFactorOn,
+      mustChangePassword: admin.mustChangePassword,
+      freshProof: admin.reauthAt !== null && admin.reauthAt <= at && at - admin.reauthAt < deps.reauthWindowMs,
     };
     // "Last seen": written once a minute per session at most, by a conditional update; the
     // lookup already read the time, so an ordinary request adds no statement.

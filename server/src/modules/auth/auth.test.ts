@@ -54,6 +54,7 @@ describe('POST /api/admin/login', () => {
       enabled: true,
       createdAt: expect.any(Number),
       twoFactorEnabled: false,
+      version: 1,
     });
   });
 
@@ -218,6 +219,7 @@ describe('GET /api/admin/whoami', () => {
       permission: 1,
       twoFactorEnabled: false,
       mustSetUp2fa: false,
+      mustChangePassword: false,
       timeZone: 'Asia/Shanghai',
     });
   });
@@ -334,7 +336,15 @@ describe('the signing keys', () => {
   it('are asked for again after the database failed to answer them, instead of refusing every call until a restart', async () => {
     const tokens = createTokens('kept-secret');
     const session = { id: 'admin-1', loginId: 'admin', nickname: '管理员', avatar: '', permission: 1, enabled: true };
-    const row = { ...session, expiresAt: Date.now() + DAY, lastSeenAt: Date.now(), twoFactorOn: false, require2fa: null };
+    const row = {
+      ...session,
+      expiresAt: Date.now() + DAY,
+      lastSeenAt: Date.now(),
+      twoFactorOn: false,
+      require2fa: null,
+      reauthAt: null,
+      mustChangePassword: false,
+    };
     const sharedSetting = jest.fn().mockRejectedValueOnce(new Error('the database is restarting')).mockResolvedValue('kept-secret');
     // The session as memoUntilWrite answers one it remembers: at once, not as a promise.
     const repo = { sharedSetting, findSessionAdmin: () => row } as unknown as AuthRepository;
@@ -345,6 +355,7 @@ describe('the signing keys', () => {
       admins: null as never,
       jwtSecret: null,
       captchaTestAnswer: null,
+      reauthWindowMs: 900_000,
     });
     const header = `Bearer ${tokens.sign({ sub: 'admin-1', sid: 'session-1' }, DAY)}`;
 

@@ -7,7 +7,7 @@ import type { Locked } from '../../db/write-lock';
 import type { PageRequest } from '../../lib/paging';
 
 export type BookRow = typeof books.$inferSelect;
-export type BookChanges = Partial<Omit<BookRow, 'id' | 'scanNumber' | 'commentNumber' | 'onShelfDate'>>;
+export type BookChanges = Partial<Omit<BookRow, 'id' | 'scanNumber' | 'commentNumber' | 'onShelfDate' | 'version'>>;
 export type BookRepository = ReturnType<typeof createBookRepository>;
 
 export interface BookFilter {
@@ -53,7 +53,7 @@ export function createBookRepository(db: Db) {
       return row ?? null;
     },
 
-    async insert(row: BookRow, tx: Locked<'books'>): Promise<BookRow> {
+    async insert(row: typeof books.$inferInsert, tx: Locked<'books'>): Promise<BookRow> {
       const [created] = await tx.insert(books).values(row).returning();
       return created;
     },

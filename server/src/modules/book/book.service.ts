@@ -12,7 +12,7 @@ import { badRequest, notFound } from '../../lib/errors';
 import { requiredHtml } from '../../lib/html';
 import { newId } from '../../lib/ids';
 import { mapPage } from '../../lib/paging';
-import { checkGuard, diff, missingRecord, type Actor, type Audit, type RevertGuard } from '../audit/audit';
+import { checkGuard, checkVersion, diff, missingRecord, type Actor, type Audit, type RevertGuard } from '../audit/audit';
 import { lockRow, lockRows, uniqueIds } from '../../db/rows';
 import type { CommentRepository } from '../comment/comment.repository';
 import type { TrashBin } from '../trash/trash.service';
@@ -31,6 +31,7 @@ export function toBook(row: BookRow): Book {
     onShelfDate: row.onShelfDate,
     requirePoints: row.requirePoints,
     typeId: row.typeId,
+    version: row.version,
   };
 }
 
@@ -110,7 +111,7 @@ export function createBookService(deps: {
       return toBook(created);
     },
 
-    async update(actor: Actor, id: string, body: UpdateBookBody, guard?: RevertGuard): Promise<Book> {
+    async update(actor: Actor, id: string, { version, ...body }: UpdateBookBody, guard?: RevertGuard): Promise<Book> {
       const changes: BookChanges = {
         ...body,
         ...(body.bookIntro !== undefined && { bookIntro: requiredHtml('bookIntro', body.bookIntro) }),
@@ -121,6 +122,7 @@ export function createBookService(deps: {
         const before = await lockRow(tx, booksTable, id);
         if (!before) throw missingRecord(guard, notFound(BOOK_MESSAGES.notFound));
         checkGuard(before, guard);
+        if (!guard) await checkVersion(tx, { entity: 'book', id, version: before.version }, version, () => toBook(before));
         if (changes.typeId && !(await types.holdForUse(changes.typeId, tx))) throw badRequest(TYPE_MESSAGES.unknown);
         const row = await books.update(id, changes, tx);
         if (!row) throw notFound(BOOK_MESSAGES.notFound);

@@ -25,22 +25,34 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ exports: ExportService; n
   app,
   { exports, now, timeZone },
 ) => {
-  app.get('/audit/export', { config: { access: 'admin' }, schema: schema('操作日志', AuditExportQuery) }, async (request, reply) =>
-    sendCsv(reply, exports.audit(currentAdmin(request), request.query), now(), timeZone),
+  app.get(
+    '/audit/export',
+    { config: { access: 'admin', reauth: true }, schema: schema('操作日志', AuditExportQuery) },
+    async (request, reply) => sendCsv(reply, exports.audit(currentAdmin(request), request.query), now(), timeZone),
   );
-  app.get('/user/export', { config: { access: 'admin' }, schema: schema('用户列表', UserExportQuery) }, async (request, reply) =>
-    sendCsv(reply, exports.user(currentAdmin(request), request.query), now(), timeZone),
+  app.get(
+    '/user/export',
+    { config: { access: 'admin', reauth: true }, schema: schema('用户列表', UserExportQuery) },
+    async (request, reply) => sendCsv(reply, exports.user(currentAdmin(request), request.query), now(), timeZone),
   );
-  app.get('/book/export', { config: { access: 'admin' }, schema: schema('书籍列表', BookExportQuery) }, async (request, reply) =>
-    sendCsv(reply, await exports.book(currentAdmin(request), request.query), now(), timeZone),
+  app.get(
+    '/book/export',
+    { config: { access: 'admin', reauth: true }, schema: schema('书籍列表', BookExportQuery) },
+    async (request, reply) => sendCsv(reply, await exports.book(currentAdmin(request), request.query), now(), timeZone),
   );
-  app.get('/interview/export', { config: { access: 'admin' }, schema: schema('题目列表', InterviewExportQuery) }, async (request, reply) =>
-    sendCsv(reply, await exports.interview(currentAdmin(request), request.query), now(), timeZone),
+  app.get(
+    '/interview/export',
+    { config: { access: 'admin', reauth: true }, schema: schema('题目列表', InterviewExportQuery) },
+    async (request, reply) => sendCsv(reply, await exports.interview(currentAdmin(request), request.query), now(), timeZone),
   );
-  app.get('/issue/export', { config: { access: 'admin' }, schema: schema('问答列表', IssueExportQuery) }, async (request, reply) =>
-    sendCsv(reply, await exports.issue(currentAdmin(request), request.query), now(), timeZone),
+  app.get(
+    '/issue/export',
+    { config: { access: 'admin', reauth: true }, schema: schema('问答列表', IssueExportQuery) },
+    async (request, reply) => sendCsv(reply, await exports.issue(currentAdmin(request), request.query), now(), timeZone),
   );
-  app.get('/comment/export', { config: { access: 'admin' }, schema: schema('评论列表', CommentExportQuery) }, async (request, reply) =>
-    sendCsv(reply, await exports.comment(currentAdmin(request), request.query), now(), timeZone),
+  app.get(
+    '/comment/export',
+    { config: { access: 'admin', reauth: true }, schema: schema('评论列表', CommentExportQuery) },
+    async (request, reply) => sendCsv(reply, await exports.comment(currentAdmin(request), request.query), now(), timeZone),
   );
 };

@@ -5,7 +5,7 @@ import { queryRows } from '../../db/client';
 import { ConfigError, loadConfig } from '../../config';
 import { type CsvValue, csvDisposition, csvStream, zonedDate } from '../../lib/csv';
 import { contentFixtures } from '../../../test/content';
-import { bearer, createTestContext, type TestContext } from '../../../test/harness';
+import { bearer, createTestContext, ROOT_PASSWORD, type TestContext } from '../../../test/harness';
 import { createUserRepository } from '../user/user.repository';
 
 let t: TestContext;
@@ -286,6 +286,8 @@ describe('the export file name', () => {
     let target = Math.floor(current / 86_400_000) * 86_400_000 + 17.5 * 3_600_000;
     if (target <= current) target += 86_400_000;
     t.clock.advance(target - current);
+    // Hours later: an export needs a fresh proof of identity (REAUTH_WINDOW_SECONDS).
+    await t.prove(await t.rootToken(), ROOT_PASSWORD);
     const { response } = await exported('/api/user/export?loginId=nobody-here');
     const utcDay = new Date(target).toISOString().slice(0, 10).replaceAll('-', '');
     const shanghaiDay = new Date(target + 8 * 3_600_000).toISOString().slice(0, 10).replaceAll('-', '');

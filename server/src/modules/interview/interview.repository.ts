@@ -46,7 +46,7 @@ export function createInterviewRepository(db: Db) {
       return row ?? null;
     },
 
-    async insert(row: InterviewRow, tx: Locked<'interviews'>): Promise<InterviewRow> {
+    async insert(row: typeof interviews.$inferInsert, tx: Locked<'interviews'>): Promise<InterviewRow> {
       const [created] = await tx.insert(interviews).values(row).returning();
       return created;
     },

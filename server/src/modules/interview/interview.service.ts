@@ -11,7 +11,7 @@ import { badRequest, notFound } from '../../lib/errors';
 import { requiredHtml } from '../../lib/html';
 import { newId } from '../../lib/ids';
 import { mapPage } from '../../lib/paging';
-import { checkGuard, diff, missingRecord, type Actor, type Audit, type RevertGuard } from '../audit/audit';
+import { checkGuard, checkVersion, diff, missingRecord, type Actor, type Audit, type RevertGuard } from '../audit/audit';
 import { lockRow, lockRows, uniqueIds } from '../../db/rows';
 import type { TrashBin } from '../trash/trash.service';
 import type { TypeRepository } from '../type/type.repository';
@@ -24,6 +24,7 @@ function toInterview(row: InterviewRow): Interview {
     interviewContent: row.interviewContent,
     onShelfDate: row.onShelfDate,
     typeId: row.typeId,
+    version: row.version,
   };
 }
 
@@ -95,7 +96,7 @@ export function createInterviewService(deps: {
       return toInterview(created);
     },
 
-    async update(actor: Actor, id: string, body: UpdateInterviewBody, guard?: RevertGuard): Promise<Interview> {
+    async update(actor: Actor, id: string, { version, ...body }: UpdateInterviewBody, guard?: RevertGuard): Promise<Interview> {
       const changes: InterviewChanges = {
         ...body,
         ...(body.interviewContent !== undefined && { interviewContent: requiredHtml('interviewContent', body.interviewContent) }),
@@ -105,6 +106,7 @@ export function createInterviewService(deps: {
         const before = await lockRow(tx, interviewsTable, id);
         if (!before) throw missingRecord(guard, notFound(INTERVIEW_MESSAGES.notFound));
         checkGuard(before, guard);
+        if (!guard) await checkVersion(tx, { entity: 'interview', id, version: before.version }, version, () => toInterview(before));
         if (changes.typeId && !(await types.holdForUse(changes.typeId, tx))) throw badRequest(TYPE_MESSAGES.unknown);
         const row = await interviews.update(id, changes, tx);
         if (!row) throw notFound(INTERVIEW_MESSAGES.notFound);

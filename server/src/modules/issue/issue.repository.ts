@@ -65,7 +65,7 @@ export function createIssueRepository(db: Db) {
       return row ?? null;
     },
 
-    async insert(row: IssueRow, tx: Locked<'issues'>): Promise<IssueRow> {
+    async insert(row: typeof issues.$inferInsert, tx: Locked<'issues'>): Promise<IssueRow> {
       const [created] = await tx.insert(issues).values(row).returning();
       return created;
     },

@@ -13,7 +13,7 @@ import { badRequest, notFound } from '../../lib/errors';
 import { requiredHtml } from '../../lib/html';
 import { newId } from '../../lib/ids';
 import { mapPage } from '../../lib/paging';
-import { checkGuard, diff, missingRecord, type Actor, type Audit, type RevertGuard } from '../audit/audit';
+import { checkGuard, checkVersion, diff, missingRecord, type Actor, type Audit, type RevertGuard } from '../audit/audit';
 import { lockRow, lockRows, uniqueIds } from '../../db/rows';
 import type { CommentRepository } from '../comment/comment.repository';
 import type { TrashBin } from '../trash/trash.service';
@@ -33,6 +33,7 @@ export function toIssue(row: IssueWithUser): Issue {
     issueDate: row.issueDate,
     userId: row.userId,
     typeId: row.typeId,
+    version: row.version,
     user: { _id: user.id, nickname: user.nickname, avatar: user.avatar },
   };
 }
@@ -139,7 +140,7 @@ export function createIssueService(deps: {
       return get(id);
     },
 
-    async update(actor: Actor, id: string, body: UpdateIssueBody, guard?: RevertGuard): Promise<Issue> {
+    async update(actor: Actor, id: string, { version, ...body }: UpdateIssueBody, guard?: RevertGuard): Promise<Issue> {
       const changes = {
         ...body,
         ...(body.issueContent !== undefined && { issueContent: requiredHtml('issueContent', body.issueContent) }),
@@ -149,6 +150,22 @@ export function createIssueService(deps: {
           const before = await lockRow(tx, issuesTable, id);
           if (!before) throw missingRecord(guard, notFound(ISSUE_MESSAGES.notFound));
           checkGuard(before, guard);
+          if (!guard) {
+            const { id: _id, issueTitle, issueContent, typeId, userId, issueStatus, issueDate, scanNumber, commentNumber } = before;
+            const current = {
+              _id,
+              issueTitle,
+              issueContent,
+              typeId,
+              userId,
+              issueStatus,
+              issueDate,
+              scanNumber,
+              commentNumber,
+              version: before.version,
+            };
+            await checkVersion(tx, { entity: 'issue', id, version: before.version }, version, () => current);
+          }
           if (changes.typeId && !(await types.holdForUse(changes.typeId, tx))) throw badRequest(TYPE_MESSAGES.unknown);
           if (!(await issues.update(id, changes, tx))) throw notFound(ISSUE_MESSAGES.notFound);
           if (changes.typeId) await comments.retypeUnder(1, id, changes.typeId, tx);

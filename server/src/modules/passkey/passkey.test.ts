@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { ERROR_CODES } from '#contract/envelope';
+import { TRUST_MESSAGES } from '#contract/version';
 import { adminLogins, adminPasskeys, auditLog, passkeyChallenges } from '../../db/schema';
 import { bearer, createTestContext, type TestContext } from '../../../test/harness';
 import { SoftAuthenticator } from '../../../test/soft-authenticator';
@@ -279,8 +280,25 @@ describe('verifyProof (re-authentication with a passkey)', () => {
     const audit = createAudit({ now: t.clock.now });
     const authRepo = createAuthRepository(db);
     const admins = createAdminRepository(db);
-    const auth = createAuthService({ db, audit, repo: authRepo, admins, jwtSecret: null, captchaTestAnswer: null, now: t.clock.now });
-    service = createPasskeyService({ db, repo: createPasskeyRepository(db), authRepo, admins, auth, audit, now: t.clock.now });
+    const auth = createAuthService({
+      db,
+      audit,
+      repo: authRepo,
+      admins,
+      jwtSecret: null,
+      captchaTestAnswer: null,
+      reauthWindowMs: 900_000,
+      now: t.clock.now,
+    });
+    service = createPasskeyService({
+      db,
+      repo: createPasskeyRepository(db),
+      authRepo,
+      admins,
+      auth,
+      audit,
+      now: t.clock.now,
+    });
   });
   const rp = { rpId: RP_ID, rpName: 'x', origins: [ORIGIN] };
 
@@ -311,6 +329,28 @@ describe('verifyProof (re-authentication with a passkey)', () => {
     await expect(service.verifyProof(adminA, keyA.assert(await signInOptions()), client, rp)).rejects.toMatchObject({
       errorCode: ERROR_CODES.challengeExpired,
     });
+  });
+});
+
+describe('POST /api/admin/me/reauth with a passkey', () => {
+  it("the admin's own passkey is a fresh proof; another's, or two proofs at once, are refused", async () => {
+    const a = await t.createAdmin('pk-reauth-a', 2);
+    const b = await t.createAdmin('pk-reauth-b', 2);
+    const { authenticator: keyA } = await addPasskey(a.token);
+    const { authenticator: keyB } = await addPasskey(b.token);
+    const proofOptions = async () => (await call(a.token, 'POST', '/api/admin/me/passkeys/proof-options')).json().data;
+
+    const proved = await call(a.token, 'POST', '/api/admin/me/reauth', { passkey: keyA.assert(await proofOptions()) });
+    expect(proved.statusCode).toBe(200);
+    expect(proved.json().data.validUntil).toBeGreaterThan(t.clock.now());
+
+    const wrongKey = await call(a.token, 'POST', '/api/admin/me/reauth', { passkey: keyB.assert(await proofOptions()) });
+    expect(wrongKey.statusCode).toBe(400);
+    expect(wrongKey.json().msg).toBe(TRUST_MESSAGES.passkeyNotAccepted);
+
+    const both = await call(a.token, 'POST', '/api/admin/me/reauth', { password: 'x', passkey: keyA.assert(await proofOptions()) });
+    expect(both.statusCode).toBe(400);
+    expect(both.json().msg).toBe(TRUST_MESSAGES.passwordOrCode);
   });
 });
 

@@ -39,7 +39,7 @@ export function createLimits(deps: { db: Db; limits: SiteLimits; now?: () => num
             .where(and(eq(rateEvents.key, key), gt(rateEvents.at, since)));
           if (row.n >= limit) {
             const wait = Math.max(1, Math.ceil((Number(row.first) + LIMIT_WINDOW_MS - at) / 1000));
-            throw new AppError(429, SITE_MESSAGES.tooMany, ERROR_CODES.rateLimited, wait);
+            throw new AppError(429, SITE_MESSAGES.tooMany, ERROR_CODES.rateLimited, undefined, wait);
           }
         }
         await tx.insert(rateEvents).values(keys.map(([key]) => ({ key, at })));

@@ -32,7 +32,7 @@ export const trashRoutes: FastifyPluginAsyncTypebox<{ trash: TrashService }> = a
   app.delete(
     '/:id',
     {
-      config: { access: 'super' },
+      config: { access: 'super', reauth: true },
       schema: { summary: '彻底删除（超级管理员）', params: IdParams, response: responses(TrashEntry) },
     },
     async (request) => ok(await trash.purge(request.params.id, currentAdmin(request))),

@@ -39,7 +39,7 @@ export function createTypeRepository(db: Db) {
     },
 
     /** null when the name is taken (also when two writers race). */
-    async insert(row: TypeRow, tx: Locked<'types'>): Promise<TypeRow | null> {
+    async insert(row: typeof types.$inferInsert, tx: Locked<'types'>): Promise<TypeRow | null> {
       const [created] = await tx.insert(types).values(row).onConflictDoNothing().returning();
       return created ?? null;
     },

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { IdParams } from '#contract/ids';
-import { TypeBody, TypeRecord } from '#contract/type';
+import { RenameTypeBody, TypeBody, TypeRecord } from '#contract/type';
 import { createdResponses, ok, responses } from '../../lib/http';
 import { currentAdmin } from '../../plugins/auth';
 import type { TypeService } from './type.service';
@@ -23,9 +23,10 @@ export const typeRoutes: FastifyPluginAsyncTypebox<{ types: TypeService }> = asy
     '/:id',
     {
       config: { access: 'admin' },
-      schema: { summary: '修改分类名称', params: IdParams, body: TypeBody, response: responses(TypeRecord) },
+      schema: { summary: '修改分类名称', params: IdParams, body: RenameTypeBody, response: responses(TypeRecord) },
     },
-    async (request) => ok(await types.rename(currentAdmin(request), request.params.id, request.body.typeName)),
+    async (request) =>
+      ok(await types.rename(currentAdmin(request), request.params.id, request.body.typeName, undefined, request.body.version)),
   );
 
   app.delete(

@@ -7,12 +7,12 @@ import type { Db } from '../../db/client';
 import { types as typesTable } from '../../db/schema';
 import { writeTransaction } from '../../db/write-lock';
 import { ENTITIES } from '../../db/entities';
-import { checkGuard, diff, missingRecord, type Actor, type Audit, type RevertGuard } from '../audit/audit';
+import { checkGuard, checkVersion, diff, missingRecord, type Actor, type Audit, type RevertGuard } from '../audit/audit';
 import { lockRow } from '../../db/rows';
 import type { TypeRepository, TypeRow, TypeUsage } from './type.repository';
 
 function toType(row: TypeRow): TypeRecord {
-  return { _id: row.id, typeName: row.typeName, createdAt: row.createdAt };
+  return { _id: row.id, typeName: row.typeName, createdAt: row.createdAt, version: row.version };
 }
 
 function describeUsage(usage: TypeUsage): string {
@@ -47,7 +47,7 @@ export function createTypeService(deps: { db: Db; types: TypeRepository; audit: 
       return toType(created);
     },
 
-    async rename(actor: Actor, id: string, typeName: string, guard?: RevertGuard): Promise<TypeRecord> {
+    async rename(actor: Actor, id: string, typeName: string, guard?: RevertGuard, version?: number): Promise<TypeRecord> {
       const existing = await types.findByName(typeName);
       if (existing && existing.id !== id) throw conflict(TYPE_MESSAGES.duplicate);
       try {
@@ -55,6 +55,7 @@ export function createTypeService(deps: { db: Db; types: TypeRepository; audit: 
           const before = await lockRow(tx, typesTable, id);
           if (!before) throw missingRecord(guard, notFound(TYPE_MESSAGES.notFound));
           checkGuard(before, guard);
+          if (!guard) await checkVersion(tx, { entity: 'type', id, version: before.version }, version, () => toType(before));
           const renamed = await types.rename(id, typeName, tx);
           if (!renamed) throw notFound(TYPE_MESSAGES.notFound);
           await audit.record(tx, actor, {

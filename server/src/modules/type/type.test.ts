@@ -19,7 +19,12 @@ describe('type API (normal admins may read and write)', () => {
   it('creates types and lists them oldest first', async () => {
     const first = await createType('HTML');
     expect(first.statusCode).toBe(201);
-    expect(first.json().data).toEqual({ _id: expect.stringMatching(/^[0-9a-f]{24}$/), typeName: 'HTML', createdAt: expect.any(Number) });
+    expect(first.json().data).toEqual({
+      _id: expect.stringMatching(/^[0-9a-f]{24}$/),
+      typeName: 'HTML',
+      createdAt: expect.any(Number),
+      version: 1,
+    });
     await createType('CSS');
     const list = await t.inject({ method: 'GET', url: '/api/type', ...as() });
     expect(list.statusCode).toBe(200);

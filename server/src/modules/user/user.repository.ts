@@ -8,10 +8,10 @@ import type { Locked } from '../../db/write-lock';
 import type { PageRequest } from '../../lib/paging';
 
 /** A user as it may leave the database: everything but the password hash (and its kind) and the canonical name. */
-export type UserRow = Omit<typeof users.$inferSelect, 'passwordHash' | 'passwordLegacy' | 'loginKey'>;
+export type UserRow = Omit<typeof users.$inferSelect, 'passwordHash' | 'passwordLegacy' | 'loginKey' | 'mustChangePassword'>;
 /** A new user: its canonical name is computed here, never given. */
 export type NewUserRow = Omit<typeof users.$inferInsert, 'loginKey'>;
-export type UserChanges = Partial<Omit<typeof users.$inferSelect, 'id' | 'loginKey' | 'registerDate' | 'lastLoginDate'>>;
+export type UserChanges = Partial<Omit<typeof users.$inferSelect, 'id' | 'loginKey' | 'registerDate' | 'lastLoginDate' | 'version'>>;
 export type UserRepository = ReturnType<typeof createUserRepository>;
 
 export interface UserFilter {
@@ -34,6 +34,7 @@ const publicColumns = {
   registerDate: users.registerDate,
   lastLoginDate: users.lastLoginDate,
   reviewFirst: users.reviewFirst,
+  version: users.version,
 };
 
 export function createUserRepository(db: Db) {

@@ -13,7 +13,7 @@ import { booleanFilter } from '../../lib/filters';
 import { newId } from '../../lib/ids';
 import { mapPage } from '../../lib/paging';
 import { checkUserPassword, hashPassword, randomPassword } from '../../lib/passwords';
-import { checkGuard, diff, missingRecord, type Actor, type Audit, type RevertGuard } from '../audit/audit';
+import { checkGuard, checkVersion, diff, missingRecord, type Actor, type Audit, type RevertGuard } from '../audit/audit';
 import { lockRow, lockRows, uniqueIds } from '../../db/rows';
 import type { CommentRepository } from '../comment/comment.repository';
 import type { IssueRepository } from '../issue/issue.repository';
@@ -36,6 +36,7 @@ function toUser(row: UserRow): User {
     enabled: row.enabled,
     registerDate: row.registerDate,
     lastLoginDate: row.lastLoginDate,
+    version: row.version,
   };
 }
 
@@ -152,6 +153,8 @@ export function createUserService(deps: {
         enabled: body.enabled ?? true,
         registerDate: at,
         lastLoginDate: at,
+        // Kept for the member sign-in to honour: a generated password is changed at the first sign-in.
+        mustChangePassword: generated !== null,
       };
       const created = await writeTransaction(db, ['users'], async (tx) => {
         const inserted = await users.insert(row, tx);
@@ -164,7 +167,7 @@ export function createUserService(deps: {
     },
 
     async update(actor: Actor, id: string, body: UpdateUserBody, guard?: RevertGuard): Promise<User> {
-      const { loginPwd, ...fields } = body;
+      const { loginPwd, version, ...fields } = body;
       if (loginPwd) checkUserPassword(loginPwd);
       if (fields.loginId) {
         const owner = await users.loginIdOwner(fields.loginId);
@@ -182,6 +185,7 @@ export function createUserService(deps: {
           const before = await lockRow(tx, usersTable, id);
           if (!before) throw missingRecord(guard, notFound(USER_MESSAGES.notFound));
           checkGuard(before, guard);
+          if (!guard) await checkVersion(tx, { entity: 'user', id, version: before.version }, version, () => toUser(before));
           const updated = await users.update(id, changes, tx);
           if (!updated) throw notFound(USER_MESSAGES.notFound);
           if (changes.enabled === false || changes.passwordHash) await deps.memberSessions?.endAllOf([id], tx);

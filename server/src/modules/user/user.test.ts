@@ -40,6 +40,7 @@ const USER_KEYS = [
   'points',
   'qq',
   'registerDate',
+  'version',
   'wechat',
 ];
 

@@ -1,4 +1,8 @@
 import { ModalForm } from '@ant-design/pro-components';
+import { useState } from 'react';
+import ConflictDialog from '@/components/ConflictDialog';
+import { conflictOf } from '@/requestErrorConfig';
+import type { VersionConflict } from '#contract/version';
 import { useAdminStore } from '@/hooks/useAdminStore';
 import type { Admin } from '#contract/admin';
 import { message } from '@/utils/feedback';
@@ -14,18 +18,17 @@ interface EditAdminModalProps {
 
 export default function EditAdminModal({ admin, self, onSaved }: EditAdminModalProps) {
   const { edit } = useAdminStore();
+  // A save refused with 409 VERSION_CONFLICT: what changed since, and the change to send again.
+  const [clash, setClash] = useState<{ conflict: VersionConflict; changes: Record<string, unknown> }>();
 
-  const onFinish = async (values: AdminFormValues) => {
-    const changes = toAdminChanges(values, admin);
-    if (Object.keys(changes).length === 0) {
-      message.info('没有需要保存的修改');
-      return true;
-    }
+  const send = async (changes: ReturnType<typeof toAdminChanges>, version: number) => {
     let fresh: Admin;
     try {
-      fresh = await edit({ id: admin._id, changes });
-    } catch {
-      // Shown by the request layer; the modal stays open with what was typed.
+      fresh = await edit({ id: admin._id, changes: { ...changes, version } });
+    } catch (error) {
+      const conflict = conflictOf(error);
+      if (conflict) setClash({ conflict, changes });
+      // Otherwise shown by the request layer; the modal stays open with what was typed.
       return false;
     }
     message.success('信息修改成功');
@@ -33,25 +36,50 @@ export default function EditAdminModal({ admin, self, onSaved }: EditAdminModalP
     return true;
   };
 
+  const onFinish = async (values: AdminFormValues) => {
+    const changes = toAdminChanges(values, admin);
+    if (Object.keys(changes).length === 0) {
+      message.info('没有需要保存的修改');
+      return true;
+    }
+    return send(changes, admin.version);
+  };
+
   return (
-    <ModalForm<AdminFormValues>
-      title="修改管理员信息"
-      trigger={<RowAction>编辑</RowAction>}
-      layout="horizontal"
-      labelCol={{ span: 5 }}
-      wrapperCol={{ span: 17 }}
-      initialValues={{
-        loginId: admin.loginId,
-        loginPwd: '',
-        nickname: admin.nickname,
-        permission: admin.permission,
-        avatar: admin.avatar,
-      }}
-      modalProps={{ destroyOnHidden: true }}
-      submitter={{ searchConfig: { submitText: '修改', resetText: '取消' } }}
-      onFinish={onFinish}
-    >
-      <AdminFormFields mode="edit" permissionLocked={self} ownAccount={self} />
-    </ModalForm>
+    <>
+      <ConflictDialog
+        conflict={clash?.conflict}
+        mine={clash?.changes ?? {}}
+        onCancel={() => setClash(undefined)}
+        onReload={() => {
+          setClash(undefined);
+          onSaved({ ...admin, ...(clash?.conflict.current as Partial<Admin>) });
+        }}
+        onOverwrite={() => {
+          const pending = clash;
+          setClash(undefined);
+          if (pending) void send(pending.changes as ReturnType<typeof toAdminChanges>, pending.conflict.currentVersion);
+        }}
+      />
+      <ModalForm<AdminFormValues>
+        title="修改管理员信息"
+        trigger={<RowAction>编辑</RowAction>}
+        layout="horizontal"
+        labelCol={{ span: 5 }}
+        wrapperCol={{ span: 17 }}
+        initialValues={{
+          loginId: admin.loginId,
+          loginPwd: '',
+          nickname: admin.nickname,
+          permission: admin.permission,
+          avatar: admin.avatar,
+        }}
+        modalProps={{ destroyOnHidden: true }}
+        submitter={{ searchConfig: { submitText: '修改', resetText: '取消' } }}
+        onFinish={onFinish}
+      >
+        <AdminFormFields mode="edit" permissionLocked={self} ownAccount={self} />
+      </ModalForm>
+    </>
   );
 }

@@ -14,7 +14,7 @@ interface PasswordValues {
 
 /** 修改密码: the server keeps this session and ends the others. */
 export default function PasswordTab() {
-  const { initialState } = useModel('@@initialState');
+  const { initialState, setInitialState } = useModel('@@initialState');
   const admin = initialState?.adminInfo;
   const [form] = Form.useForm<PasswordValues>();
   const forbidden = [
@@ -31,6 +31,8 @@ export default function PasswordTab() {
     }
     message.success('密码已修改，其他设备已退出登录');
     form.resetFields();
+    // The initial password is gone: the rest of the back-office opens (PasswordChangeGuard).
+    if (admin?.mustChangePassword) await setInitialState({ ...initialState, adminInfo: { ...admin, mustChangePassword: false } });
     return true;
   };
 

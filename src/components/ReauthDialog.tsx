@@ -1,0 +1,115 @@
+import { Alert, Button, Form, Input, Modal, Segmented } from 'antd';
+import { useEffect, useRef, useState } from 'react';
+import { describeRequestError } from '@/requestErrorConfig';
+import { reauth } from '@/services/account';
+import { setReauthAsker } from '@/utils/trustGate';
+
+type ProofKind = 'password' | 'code' | 'passkey';
+
+interface ReauthDialogProps {
+  open: boolean;
+  /** The proof was accepted: the refused action is repeated. */
+  onProved: () => void;
+  onCancel: () => void;
+}
+
+/**
+ * 验证身份: the fresh proof an action that can take over or empty the installation asks for
+ * (403 REAUTH_REQUIRED 需要重新验证身份): the password, a code of two-step sign-in, or a passkey.
+ */
+export function ReauthDialog({ open, onProved, onCancel }: ReauthDialogProps) {
+  const [kind, setKind] = useState<ProofKind>('password');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const [form] = Form.useForm<{ password?: string; code?: string }>();
+
+  useEffect(() => {
+    if (!open) return;
+    form.resetFields();
+    setError(undefined);
+  }, [open, form]);
+
+  const submit = async () => {
+    const values = kind === 'passkey' ? {} : await form.validateFields();
+    setBusy(true);
+    setError(undefined);
+    try {
+      if (kind === 'passkey') {
+        // Loaded only when asked: the WebAuthn client is not part of every page.
+        const { passkeyProof } = await import('@/services/passkey');
+        await reauth({ passkey: await passkeyProof() });
+      } else await reauth(kind === 'password' ? { password: values.password } : { code: values.code });
+      onProved();
+    } catch (failure) {
+      setError(describeRequestError(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal
+      open={open}
+      title="验证身份"
+      onCancel={onCancel}
+      destroyOnHidden
+      footer={[
+        <Button key="cancel" onClick={onCancel}>
+          取消
+        </Button>,
+        <Button key="ok" type="primary" loading={busy} onClick={submit}>
+          验证并继续
+        </Button>,
+      ]}
+    >
+      <p>该操作需要重新验证身份，请输入密码、动态验证码或使用通行密钥。验证后 15 分钟内无需再次验证。</p>
+      <Segmented<ProofKind>
+        value={kind}
+        onChange={setKind}
+        options={[
+          { label: '密码', value: 'password' },
+          { label: '动态验证码', value: 'code' },
+          { label: '通行密钥', value: 'passkey' },
+        ]}
+      />
+      <Form form={form} layout="vertical" style={{ marginTop: 16 }} onFinish={submit}>
+        {kind === 'passkey' ? (
+          <p>点击“验证并继续”，按浏览器的提示使用已添加的通行密钥。</p>
+        ) : kind === 'password' ? (
+          <Form.Item name="password" label="密码" rules={[{ required: true, message: '请输入密码' }]}>
+            <Input.Password autoFocus autoComplete="current-password" onPressEnter={submit} />
+          </Form.Item>
+        ) : (
+          <Form.Item name="code" label="动态验证码" rules={[{ required: true, pattern: /^[0-9]{6}$/, message: '请输入 6 位动态验证码' }]}>
+            <Input autoFocus inputMode="numeric" autoComplete="one-time-code" maxLength={6} onPressEnter={submit} />
+          </Form.Item>
+        )}
+      </Form>
+      {error && <Alert type="error" showIcon message={error} />}
+    </Modal>
+  );
+}
+
+/** Mounted once: answers the request layer's askForReauth with this dialog. */
+export default function ReauthHost() {
+  const [open, setOpen] = useState(false);
+  const settle = useRef<((proved: boolean) => void) | null>(null);
+
+  useEffect(() => {
+    setReauthAsker(
+      () =>
+        new Promise<boolean>((resolve) => {
+          settle.current = resolve;
+          setOpen(true);
+        }),
+    );
+    return () => setReauthAsker(null);
+  }, []);
+
+  const close = (proved: boolean) => {
+    setOpen(false);
+    settle.current?.(proved);
+    settle.current = null;
+  };
+  return <ReauthDialog open={open} onProved={() => close(true)} onCancel={() => close(false)} />;
+}
