@@ -113,11 +113,16 @@ describe('审核台', () => {
     await page.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === '拒绝理由');
     await page.keyboard.press('1');
     await eventually(waiting, ITEMS - 3, 15_000);
+    // The dialog gives the focus back to the queue once it has closed.
+    await page.getByRole('dialog', { name: '拒绝理由' }).waitFor({ state: 'hidden' });
+    await page.waitForFunction(() => document.activeElement?.getAttribute('role') === 'listbox');
     await page.keyboard.press('u');
     await eventually(waiting, ITEMS - 2, 15_000);
 
     // The rest, one a at a time.
     for (let left = ITEMS - 2; left > 0; left--) {
+      // The queue has reloaded (and takes keys again) once it says what is left.
+      await page.getByText(`待审 ${left} 项`, { exact: true }).waitFor();
       await page.keyboard.press('a');
       await eventually(waiting, left - 1, 15_000);
     }

@@ -146,7 +146,8 @@ export default function Review() {
   }, [currentKey]);
 
   const run = async (decision: 'approve' | 'reject', reason?: string) => {
-    const targets = decisionTargets(visible, selected, index).map(({ kind: k, id }) => ({ kind: k, id }));
+    // The focus stays on the last item when the list shortens under it.
+    const targets = decisionTargets(visible, selected, Math.min(index, visible.length - 1)).map(({ kind: k, id }) => ({ kind: k, id }));
     if (!targets.length || busy.current) return;
     busy.current = true;
     try {
