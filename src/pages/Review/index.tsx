@@ -3,7 +3,7 @@ import { PRESENCE_REPEAT_MS, PRESENCE_TTL_MS } from '#contract/review';
 import { AWAITING_APPROVAL_LABEL, AWAITING_APPROVAL_RULE, REVIEW_KIND_LABELS } from '#contract/values/review';
 import { PageContainer } from '@ant-design/pro-components';
 import { useModel } from '@umijs/max';
-import { Button, Empty, Input, Modal, Segmented, Space, Tag } from 'antd';
+import { Button, Empty, Input, type InputRef, Modal, Segmented, Space, Tag } from 'antd';
 import DOMPurify from 'dompurify';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { revertAudit } from '@/services/audit';
@@ -78,6 +78,7 @@ export default function Review() {
   const undo = useRef<string[][]>([]);
   const listRef = useRef<HTMLDivElement>(null);
   const busy = useRef(false);
+  const reasonInput = useRef<InputRef>(null);
 
   const visible = useMemo(() => items.filter((item) => !skipped.has(keyOf(item))), [items, skipped]);
   const current = visible[Math.min(index, Math.max(visible.length - 1, 0))];
@@ -145,7 +146,8 @@ export default function Review() {
   }, [currentKey]);
 
   const run = async (decision: 'approve' | 'reject', reason?: string) => {
-    const targets = decisionTargets(visible, selected, index).map(({ kind: k, id }) => ({ kind: k, id }));
+    // The focus stays on the last item when the list shortens under it.
+    const targets = decisionTargets(visible, selected, Math.min(index, visible.length - 1)).map(({ kind: k, id }) => ({ kind: k, id }));
     if (!targets.length || busy.current) return;
     busy.current = true;
     try {
@@ -301,6 +303,8 @@ export default function Review() {
           listRef.current?.focus();
         }}
         onOk={() => rejectWith(typed.trim())}
+        // The reason box has the focus once the dialog has opened, so that a digit or Enter is heard there.
+        afterOpenChange={(opened) => opened && reasonInput.current?.focus()}
         destroyOnClose
       >
         <p>{REJECT_HELP}</p>
@@ -312,7 +316,7 @@ export default function Review() {
           ))}
         </ol>
         <Input
-          autoFocus
+          ref={reasonInput}
           aria-label="拒绝理由"
           placeholder="输入理由"
           value={typed}
