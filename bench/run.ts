@@ -60,7 +60,12 @@ async function contentScenarios(server: BenchServer, token: string): Promise<Sce
     // The public site's hot path (issue 24), as a visitor: no token.
     { label: 'visitor: approved issues, page 1', path: '/api/issue?current=1&pageSize=10&issueStatus=true', kind: 'list', visitor: true },
     { label: 'visitor: one issue', path: `/api/issue/${issueId}`, kind: 'single', visitor: true },
-    { label: 'visitor: its first comment page', path: `/api/comment/issuecomment/${issueId}?current=1&pageSize=10`, kind: 'list', visitor: true },
+    {
+      label: 'visitor: its first comment page',
+      path: `/api/comment/issuecomment/${issueId}?current=1&pageSize=10`,
+      kind: 'list',
+      visitor: true,
+    },
   ];
 }
 
@@ -79,8 +84,22 @@ async function runScenarios(
     // With the floors: the product, the product that looks every session up and the two floors
     // in turn, in rounds (lib/floor.ts).
     const [http, sessionInDb, floor, listOnlyFloor] = limits
-      ? await measureSideBySide(scenario.path, scenario.visitor ? null : token, [server, limits.sessionInDb, limits.floors.floor, limits.floors.listOnly], options)
-      : [await measure(`${server.url}${scenario.path}`, scenario.visitor ? null : token, server.pid, options.connections, options.duration, options.warmup)];
+      ? await measureSideBySide(
+          scenario.path,
+          scenario.visitor ? null : token,
+          [server, limits.sessionInDb, limits.floors.floor, limits.floors.listOnly],
+          options,
+        )
+      : [
+          await measure(
+            `${server.url}${scenario.path}`,
+            scenario.visitor ? null : token,
+            server.pid,
+            options.connections,
+            options.duration,
+            options.warmup,
+          ),
+        ];
     const statements = limits?.statements.get(scenario.path);
     const limit = limits && statements ? pgbench(limits.url, statements, options.connections, options.duration, options.warmup) : undefined;
     rows.push({

@@ -145,7 +145,11 @@ export interface CapturedCall {
  * keeps no session in memory (it does not listen for session changes), so it asks the database
  * on every call, as the product does whenever its notification channel is down.
  */
-export async function captureCalls(url: string, paths: string[], anonymous: ReadonlySet<string> = new Set()): Promise<Map<string, CapturedCall>> {
+export async function captureCalls(
+  url: string,
+  paths: string[],
+  anonymous: ReadonlySet<string> = new Set(),
+): Promise<Map<string, CapturedCall>> {
   let recording: CapturedCall['statements'] | null = null;
   const database = await openDatabase({
     kind: 'postgres',
