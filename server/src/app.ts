@@ -47,6 +47,8 @@ import { createTrashRepository } from './modules/trash/trash.repository';
 import { trashRoutes } from './modules/trash/trash.routes';
 import { createTrashService, trashExpiryJob } from './modules/trash/trash.service';
 import { startJobs } from './lib/jobs';
+import { moderationRoutes, moderationSettingsRoutes } from './modules/moderation/moderation.routes';
+import { createModerationService } from './modules/moderation/moderation.service';
 import { createTypeRepository } from './modules/type/type.repository';
 import { typeRoutes } from './modules/type/type.routes';
 import { createTypeService } from './modules/type/type.service';
@@ -174,6 +176,7 @@ export async function buildApp({ config, database, logging = silentLogging(), no
     auditLog,
   });
   const stats = createStatsService({ stats: createStatsRepository(db), now });
+  const moderation = createModerationService({ db, audit, now });
 
   registerAuth(app, auth);
 
@@ -182,6 +185,8 @@ export async function buildApp({ config, database, logging = silentLogging(), no
   await app.register(adminRoutes, { prefix: '/api/admin', admins });
   await app.register(accountRoutes, { prefix: '/api/admin', account });
   await app.register(securitySettingsRoutes, { prefix: '/api/settings', account });
+  await app.register(moderationSettingsRoutes, { prefix: '/api/settings', moderation });
+  await app.register(moderationRoutes, { prefix: '/api/moderation', moderation });
   await app.register(typeRoutes, { prefix: '/api/type', types });
   await app.register(uploadRoutes, { prefix: '/api/upload', uploads });
   await app.register(userRoutes, { prefix: '/api/user', users });
