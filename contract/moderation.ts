@@ -95,7 +95,7 @@ export type ModerationTestResult = Static<typeof ModerationTestResult>;
 /** The word list's import: the text file's content (one word a line, then a tab or comma and its action). */
 export const ModerationImportBody = Type.Object(
   {
-    text: Type.String({ maxLength: 2_000_000 }),
+    text: Type.String({ maxLength: 300_000, description: '文件内容（最多 30 万字符，在 1 MB 的请求上限之内）' }),
     /** replace: the file becomes the list; merge: its words are added (an existing word takes the file's action). */
     mode: Type.Optional(Type.Union([Type.Literal('merge'), Type.Literal('replace')], { default: 'merge' })),
   },
