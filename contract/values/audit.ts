@@ -39,6 +39,9 @@ export const AUDIT_ACTIONS = {
   passkeyAdd: '添加通行密钥',
   passkeyRename: '重命名通行密钥',
   passkeyRemove: '删除通行密钥',
+  // Moderation rules and notifications (issue 25).
+  recheck: '重新检查',
+  testSend: '测试发送',
 } as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[keyof typeof AUDIT_ACTIONS];
@@ -90,10 +93,15 @@ export const AUDIT_ENTITIES = {
   setting: '安全设置',
   audit: '操作日志',
   reviewReason: '拒绝理由',
+  moderation: '审核规则',
+  webhook: '通知',
 } as const;
 
 /** The security settings have no record of their own: this id names them in the log (entity `setting`). */
 export const SECURITY_SETTINGS_ID = '000000000000000000000001';
+
+/** The moderation rules (word list, account rules, 重新检查) have no record of their own either: entity `moderation`. */
+export const MODERATION_SETTINGS_ID = '000000000000000000000002';
 
 export type AuditEntity = keyof typeof AUDIT_ENTITIES;
 

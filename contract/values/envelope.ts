@@ -30,6 +30,8 @@ export const ERROR_CODES = {
   /** 400: the sign-in's second step has expired, been used up or is unknown. */
   challengeExpired: 'CHALLENGE_EXPIRED',
   notFound: 'NOT_FOUND',
+  /** 400: a question, comment, nickname or intro refused by a 拒绝 word of the moderation rules (the message names no word). */
+  contentRejected: 'CONTENT_REJECTED',
   timeout: 'REQUEST_TIMEOUT',
   /** 409: a duplicate, a record in use, or a concurrent change that won. */
   conflict: 'CONFLICT',

@@ -60,6 +60,8 @@ import { trashRoutes } from './modules/trash/trash.routes';
 import { createTrashService, trashExpiryJob } from './modules/trash/trash.service';
 import { startJobs } from './lib/jobs';
 import { AUDIT_ACTIONS } from '#contract/audit';
+import { moderationRoutes, moderationSettingsRoutes } from './modules/moderation/moderation.routes';
+import { createModerationService } from './modules/moderation/moderation.service';
 import { createTypeRepository } from './modules/type/type.repository';
 import { typeRoutes } from './modules/type/type.routes';
 import { createTypeService } from './modules/type/type.service';
@@ -289,6 +291,7 @@ export async function buildApp({ config, database, logging = silentLogging(), no
   sanctions.endSessionsWith((tx, userId) => members.endAllOf([userId], tx));
   // For tests that count views without a listening server: the same flush the job runs.
   app.decorate('siteViews', views);
+  const moderation = createModerationService({ db, audit, now });
 
   registerAuth(app, auth, members);
   await registerSiteCors(app, config.siteOrigins);
@@ -301,6 +304,8 @@ export async function buildApp({ config, database, logging = silentLogging(), no
   await app.register(passkeyRoutes, { prefix: '/api/admin/me/passkeys', passkeys, webAuthn: config.webAuthn });
   await app.register(passkeyLoginRoutes, { prefix: '/api/admin/login/passkey', passkeys, webAuthn: config.webAuthn });
   await app.register(securitySettingsRoutes, { prefix: '/api/settings', account });
+  await app.register(moderationSettingsRoutes, { prefix: '/api/settings', moderation });
+  await app.register(moderationRoutes, { prefix: '/api/moderation', moderation });
   await app.register(typeRoutes, { prefix: '/api/type', types });
   await app.register(uploadRoutes, { prefix: '/api/upload', uploads, limits });
   await app.register(userRoutes, { prefix: '/api/user', users });

@@ -692,7 +692,7 @@ export const moderationWords = pgTable(
   ],
 );
 
-/** The account rules, one row (id 1, inserted by the migration): 0 turns a rule off. */
+/** The account rules, one row (id 1, written by the first change; none means all off): 0 turns a rule off. */
 export const moderationSettings = pgTable('moderation_settings', {
   id: smallint('id').primaryKey(),
   /** Hold the first N posts (questions and comments) of every account. */

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../src/db/client';
-import { auditLog } from '../../src/db/schema';
+import { moderationWords, auditLog } from '../../src/db/schema';
+import { newId } from '../../src/lib/ids';
 import type { CatalogEntry } from '../../src/plugins/auth';
 import { contentFixtures } from '../content';
 import { bearer, createTestContext, type TestContext } from '../harness';
@@ -53,6 +54,11 @@ describe('input: text filters take SQL and LIKE characters literally', () => {
   register('GET /api/issue', 'issueTitle', '/api/issue', (v) => fixtures().issue(world.userId, world.typeId, { issueTitle: v }));
   register('GET /api/comment/:commentType', 'commentContent', '/api/comment/1', (v) =>
     fixtures().comment({ userId: world.userId, typeId: world.typeId, issueId: world.issueId, commentContent: v }),
+  );
+  register('GET /api/moderation/words', 'word', '/api/moderation/words', (v) =>
+    t.database.db
+      .insert(moderationWords)
+      .values({ id: newId(), word: v, folded: `${v}-${newId()}`, action: 'flag', createdBy: world.rootId, createdAt: Date.now() }),
   );
   // The audit log's 记录 filter searches entries' titles (a row's `title`).
   const ROW_FIELDS: Record<string, string> = {};

@@ -1,3 +1,4 @@
+import { foldWord } from '../../src/modules/moderation/fold';
 import { eq } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import {
@@ -9,6 +10,8 @@ import {
   comments,
   interviews,
   issues,
+  moderationSettings,
+  moderationWords,
   settings,
   types,
   users,
@@ -371,6 +374,63 @@ const CASES: Record<string, () => Promise<void>> = {
     expect(response.json().data).toEqual({ require2fa: false });
     const [secretAfter] = await t.database.db.select().from(settings).where(eq(settings.key, 'jwt_secret'));
     expect(secretAfter).toEqual(secretBefore);
+  },
+
+  'PATCH /api/settings/moderation': async () => {
+    const response = await call('PATCH', '/api/settings/moderation', {
+      ...READ_ONLY,
+      holdFirstPosts: 1,
+      wordsVersion: 42,
+      updatedAt: LONG_AGO,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().data).toEqual({ holdFirstPosts: 1, holdLinksDays: 0 });
+    const [stored] = await t.database.db.select().from(moderationSettings);
+    expect(stored.wordsVersion).not.toBe(42);
+    isNow(stored.updatedAt);
+    await call('PATCH', '/api/settings/moderation', { holdFirstPosts: 0 });
+  },
+
+  'POST /api/moderation/words': async () => {
+    const response = await call('POST', '/api/moderation/words', {
+      ...READ_ONLY,
+      word: 'Mass',
+      action: 'flag',
+      folded: 'forged',
+      createdBy: FORGED_ID,
+    });
+    expect(response.statusCode).toBe(201);
+    const stored = await row(moderationWords, response.json().data._id);
+    expect(stored).toMatchObject({ folded: foldWord('Mass'), createdBy: world.rootId });
+    expect(stored.folded).not.toBe('forged');
+    expect(stored.id).not.toBe(FORGED_ID);
+    isNow(stored.createdAt as number);
+  },
+
+  'POST /api/moderation/words/file': async () => {
+    const response = await call('POST', '/api/moderation/words/file', { ...READ_ONLY, text: 'massfile\t拒绝\n', createdBy: FORGED_ID });
+    expect(response.statusCode).toBe(200);
+    const [stored] = await t.database.db.select().from(moderationWords).where(eq(moderationWords.word, 'massfile'));
+    expect(stored.createdBy).toBe(world.rootId);
+    isNow(stored.createdAt);
+  },
+
+  'POST /api/moderation/test': async () => {
+    const before = (await t.database.db.select().from(moderationWords)).length;
+    const response = await call('POST', '/api/moderation/test', { ...READ_ONLY, text: 'mass', word: 'x', action: 'reject' });
+    expect(response.statusCode).toBe(200);
+    expect((await t.database.db.select().from(moderationWords)).length).toBe(before);
+  },
+
+  'POST /api/moderation/recheck': async () => {
+    const response = await call('POST', '/api/moderation/recheck', {
+      ...READ_ONLY,
+      kinds: ['user'],
+      since: 4_000_000_000_000,
+      running: false,
+    });
+    expect(response.statusCode).toBe(202);
+    expect(response.json().data).toMatchObject({ running: true, checked: 0 });
   },
 
   'POST /api/type': async () => {

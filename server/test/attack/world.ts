@@ -94,6 +94,12 @@ export function validBody(
     'POST /api/admin/me/2fa/recovery-codes': { currentPassword: ownPassword },
     // Off: on, it would hold every admin of the world without two-step sign-in to the setup calls.
     'PATCH /api/settings/security': { require2fa: false },
+    'PATCH /api/settings/moderation': { holdFirstPosts: 0 },
+    'POST /api/moderation/words': { word: `w${unique}`.slice(0, 64), action: 'flag' },
+    'POST /api/moderation/words/file': { text: `f${unique}\t标记\n` },
+    'POST /api/moderation/test': { text: html },
+    // Only what is new since now: nothing to do, and no run left going between the cases.
+    'POST /api/moderation/recheck': { kinds: ['user'], since: 4_000_000_000_000 },
     'POST /api/admin': { loginId: `a-${unique}`, loginPwd: 'password-123', permission: 2 },
     'PATCH /api/admin/:id': { nickname: `n-${unique}`.slice(0, 32) },
     'POST /api/type': { typeName: `t-${unique}`.slice(0, 32) },

@@ -589,6 +589,53 @@ describe('what members write', () => {
   });
 });
 
+describe('moderation rules on member writes', () => {
+  it('a 拒绝 word refuses the post; a 待审 word holds a comment from visitors until it is approved in 审核台', async () => {
+    for (const [word, action] of [
+      ['违禁广告词', 'reject'],
+      ['待审核用词', 'hold'],
+    ] as const) {
+      const added = await t.inject({ method: 'POST', url: '/api/moderation/words', headers: bearer(root), payload: { word, action } });
+      expect(added.statusCode).toBe(201);
+    }
+    const member = await memberWithPassword('site-moderated-member');
+    const post = (commentContent: string) =>
+      t.inject({
+        method: 'POST',
+        url: '/api/comment',
+        headers: bearer(member.token),
+        remoteAddress: member.ip,
+        payload: { commentContent, commentType: 2, bookId, typeId },
+      });
+    const refused = await post('<p>这里有 违 禁 广 告 词</p>');
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().errorCode).toBe(ERROR_CODES.contentRejected);
+    expect(refused.json().msg).not.toContain('违禁广告词');
+
+    const held = await post('<p>一条含有待审核用词的评论</p>');
+    expect(held.statusCode).toBe(201);
+    const heldId = held.json().data._id;
+    const visitorSees = async () =>
+      (
+        (await t.inject({ method: 'GET', url: `/api/comment/bookcomment/${bookId}?current=1&pageSize=100` })).json().data.data as Array<{
+          _id: string;
+        }>
+      ).map((c) => c._id);
+    expect(await visitorSees()).not.toContain(heldId);
+    const queue = await t.inject({ method: 'GET', url: '/api/review?current=1&pageSize=100&kind=comment', headers: bearer(root) });
+    const item = (queue.json().data.data as Array<{ id: string; reasons: Array<{ words: string[] }> }>).find((i) => i.id === heldId);
+    expect(item?.reasons.flatMap((r) => r.words)).toContain('待审核用词');
+    const approve = await t.inject({
+      method: 'POST',
+      url: '/api/review/decisions',
+      headers: bearer(root),
+      payload: { items: [{ kind: 'comment', id: heldId }], decision: 'approve' },
+    });
+    expect(approve.statusCode).toBe(200);
+    expect(await visitorSees()).toContain(heldId);
+  });
+});
+
 describe('sanctions on member calls', () => {
   it('禁言 refuses questions, comments, nickname and intro with the end; 封禁 refuses sign-in and ends the sessions at once', async () => {
     const muted = await memberWithPassword('site-muted-member');

@@ -23,6 +23,8 @@ export interface CommentFilter {
   bookId?: string;
   typeId?: string;
   commentContent?: string;
+  /** false: only the comments visitors see (not held by a moderation rule). */
+  held?: boolean;
 }
 
 /** The issues and books whose comments changed, so that their counters can be put right. */
@@ -47,6 +49,7 @@ export function createCommentRepository(db: Db) {
       bookId: exactFilter(comments.bookId),
       typeId: exactFilter(comments.typeId, 'typeId'),
       commentContent: textFilter(comments.commentContent),
+      held: exactFilter(comments.held),
     },
     counted: 'comments',
     // The list always has its comment type; one parent's comments are counted, and paged, through their own index.

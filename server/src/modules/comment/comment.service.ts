@@ -111,9 +111,11 @@ export function createCommentService(deps: {
     },
 
     /** One issue's (1) or one book's (2) comments. */
-    async listUnder(commentType: CommentType, parentId: string, page: PageRequest): Promise<Page<CommentRow>> {
+    /** One parent's comments; `published`: only those visitors see (none held by a moderation rule). */
+    async listUnder(commentType: CommentType, parentId: string, page: PageRequest, published = false): Promise<Page<CommentRow>> {
       if (!(await comments.parentExists(commentType, parentId))) throw notFound(PARENT_MISSING[commentType]);
-      return mapPage(await comments.list({ commentType, [PARENT_FIELD[commentType]]: parentId }, page), toCommentRow);
+      const filter = { commentType, [PARENT_FIELD[commentType]]: parentId, ...(published && { held: false }) };
+      return mapPage(await comments.list(filter, page), toCommentRow);
     },
 
     async create(actor: Actor, body: CreateCommentBody): Promise<Comment> {

@@ -1,3 +1,4 @@
+import { combine, holds, recordHold, screen } from '../moderation/moderation';
 import type { SanctionService } from '../sanction/sanction.service';
 import { and, count, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import { AUTH_MESSAGES } from '#contract/auth';
@@ -243,7 +244,13 @@ export function createSiteService(deps: {
         registerDate: at,
         lastLoginDate: at,
       };
-      const created = await writeTransaction(db, ['users'], (tx) => deps.userRepo.insert(row, tx));
+      const verdict = body.nickname ? await screen(db, { kind: 'user', text: body.nickname, author: null, html: false }, at) : null;
+      const created = await writeTransaction(db, ['users'], async (tx) => {
+        const inserted = await deps.userRepo.insert(row, tx);
+        // A nickname a rule found goes to the queue as the account's flag.
+        if (inserted && verdict) await recordHold(tx, { kind: 'user', itemId: inserted.id, verdict }, at);
+        return inserted;
+      });
       if (!created) throw conflict(USER_MESSAGES.taken);
       const token = await members.start(created.id, false, client);
       return { result: ownProfile((await userRecord(created.id))!), token };
@@ -278,7 +285,11 @@ export function createSiteService(deps: {
       if (id !== member.id) throw forbidden();
       const { loginPwd, ...fields } = body;
       // A nickname and an intro are what others read: a muted member cannot change them.
+      const publicText = [fields.nickname, fields.intro].filter((text): text is string => Boolean(text));
       if (fields.nickname !== undefined || fields.intro !== undefined) await deps.sanctions.refuseIfSanctioned(member.id, 'mute');
+      const verdict = publicText.length
+        ? combine(...(await Promise.all(publicText.map((text) => screen(db, { kind: 'user', text, author: null, html: false }, now())))))
+        : null;
       let passwordHash: string | undefined;
       if (loginPwd) {
         checkUserPassword(loginPwd);
@@ -293,6 +304,7 @@ export function createSiteService(deps: {
       };
       const row = await writeTransaction(db, ['users'], async (tx) => {
         if (Object.keys(changes).length) await tx.update(users).set(changes).where(eq(users.id, id));
+        if (verdict) await recordHold(tx, { kind: 'user', itemId: id, verdict }, now());
         // A new password signs the account out everywhere else; this session stays, its check used up.
         if (passwordHash) {
           await members.endAllOf([id], tx, member.sessionId);
@@ -338,6 +350,12 @@ export function createSiteService(deps: {
       const issueContent = requiredHtml('issueContent', body.issueContent);
       const at = now();
       const id = newId(at);
+      // The moderation rules (a 拒绝 word refuses here); a question waits for approval anyway, and
+      // what a rule found goes with it into the queue.
+      const verdict = combine(
+        await screen(db, { kind: 'issue', text: body.issueTitle, author: null, html: false }, at),
+        await screen(db, { kind: 'issue', text: issueContent, author: member.id }, at),
+      );
       await writeTransaction(db, ['issues'], async (tx) => {
         if (!(await deps.userRepo.holdForUse(member.id, tx))) throw badRequest(USER_MESSAGES.notFound);
         if (!(await deps.typeRepo.holdForUse(body.typeId, tx))) throw badRequest(TYPE_MESSAGES.unknown);
@@ -355,6 +373,7 @@ export function createSiteService(deps: {
           },
           tx,
         );
+        await recordHold(tx, { kind: 'issue', itemId: id, verdict }, at);
       });
       const row = await deps.issueRepo.findById(id);
       return toIssue(row!);
@@ -362,11 +381,11 @@ export function createSiteService(deps: {
 
     async issueComments(id: string, page: PageRequest): Promise<Page<CommentRow>> {
       await approvedIssue(id);
-      return deps.comments.listUnder(COMMENT_TYPES.issue, id, page);
+      return deps.comments.listUnder(COMMENT_TYPES.issue, id, page, true);
     },
 
     async bookComments(id: string, page: PageRequest): Promise<Page<CommentRow>> {
-      return deps.comments.listUnder(COMMENT_TYPES.book, id, page);
+      return deps.comments.listUnder(COMMENT_TYPES.book, id, page, true);
     },
 
     /** A comment on an approved issue (+4 points) or a book (+2), counted on its parent, in one transaction. */
@@ -379,6 +398,7 @@ export function createSiteService(deps: {
       await limits.take('comment', { memberId: member.id, ip: member.ip });
       const at = now();
       const id = newId(at);
+      const verdict = await screen(db, { kind: 'comment', text: commentContent, author: member.id }, at);
       const locks = [...new Set(['users', ...ENTITIES.comment.bin.locks] as const)];
       return writeTransaction(db, locks, async (tx) => {
         if (onIssue) {
@@ -398,10 +418,12 @@ export function createSiteService(deps: {
             commentContent,
             commentDate: at,
             commentType: body.commentType,
-            held: false,
+            // Held by a rule: seen by admins only, until approved in 审核台.
+            held: holds(verdict),
           },
           tx,
         );
+        await recordHold(tx, { kind: 'comment', itemId: id, verdict }, at);
         await movePoints(
           tx,
           member.id,
