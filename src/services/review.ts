@@ -23,7 +23,8 @@ export function listReview(query: { current?: number; pageSize?: number; kind?: 
   return api<Page<ReviewItem>>(`/api/review?${params}`);
 }
 
-export const reviewCounts = () => api<ReviewCounts>('/api/review/counts');
+// The menu's badge: a failure leaves it out quietly instead of interrupting the page with a message.
+export const reviewCounts = () => api<ReviewCounts>('/api/review/counts', { skipErrorHandler: true });
 
 export function decide(items: ReviewItemRef[], decision: ReviewDecision, reason?: string): Promise<ReviewDecisionResult> {
   return api<ReviewDecisionResult>('/api/review/decisions', { method: 'POST', data: { items, decision, reason } });
