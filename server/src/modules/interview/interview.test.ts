@@ -25,7 +25,7 @@ describe('interview API', () => {
     const response = await createInterview(valid());
     expect(response.statusCode).toBe(201);
     const created = response.json().data;
-    expect(Object.keys(created).sort()).toEqual(['_id', 'interviewContent', 'interviewTitle', 'onShelfDate', 'typeId']);
+    expect(Object.keys(created).sort()).toEqual(['_id', 'interviewContent', 'interviewTitle', 'onShelfDate', 'typeId', 'version']);
     expect(created).toMatchObject(valid());
     const again = await t.inject({ method: 'GET', url: `/api/interview/${created._id}`, ...as() });
     expect(again.json().data).toEqual(created);
@@ -84,7 +84,13 @@ describe('interview API', () => {
       },
     });
     expect(response.statusCode).toBe(200);
-    expect(response.json().data).toEqual({ ...created, interviewTitle: '新题目', interviewContent: '<p>新答案</p>', typeId: newType });
+    expect(response.json().data).toEqual({
+      ...created,
+      interviewTitle: '新题目',
+      interviewContent: '<p>新答案</p>',
+      typeId: newType,
+      version: created.version + 1,
+    });
   });
 
   it('answers 404 面试题不存在 for an unknown question on read, change and delete', async () => {
