@@ -148,6 +148,11 @@ describe('proof before power', () => {
     ['GET', '/api/issue/export'],
     ['GET', '/api/comment/export'],
     ['DELETE', '/api/trash/000000000000000000000000'],
+    // The moderation rules (issue 25): the word list and the account rules.
+    ['POST', '/api/moderation/words', { word: '从未添加', action: 'flag' }],
+    ['DELETE', '/api/moderation/words/000000000000000000000000'],
+    ['POST', '/api/moderation/words/file', { text: '从未添加 flag', mode: 'merge' }],
+    ['PATCH', '/api/settings/moderation', { holdFirstPosts: 0 }],
   ];
   const templateOf = (url: string) => url.replace(/[0-9a-f]{24}/g, ':id');
 

@@ -36,7 +36,7 @@ export const moderationRoutes: FastifyPluginAsyncTypebox<{ moderation: Moderatio
   app.post(
     '/words',
     {
-      config: { access: 'super' },
+      config: { access: 'super', reauth: true },
       schema: { tags, summary: '新增敏感词', body: CreateModerationWordBody, response: createdResponses(ModerationWord) },
     },
     async (request, reply) => reply.status(201).send(ok(await moderation.addWord(currentAdmin(request), request.body))),
@@ -44,7 +44,10 @@ export const moderationRoutes: FastifyPluginAsyncTypebox<{ moderation: Moderatio
 
   app.delete(
     '/words/:id',
-    { config: { access: 'super' }, schema: { tags, summary: '删除敏感词', params: IdParams, response: responses(Type.Null()) } },
+    {
+      config: { access: 'super', reauth: true },
+      schema: { tags, summary: '删除敏感词', params: IdParams, response: responses(Type.Null()) },
+    },
     async (request) => {
       await moderation.removeWord(currentAdmin(request), request.params.id);
       return ok(null);
@@ -74,7 +77,7 @@ export const moderationRoutes: FastifyPluginAsyncTypebox<{ moderation: Moderatio
   app.post(
     '/words/file',
     {
-      config: { access: 'super' },
+      config: { access: 'super', reauth: true },
       schema: {
         tags,
         summary: '导入敏感词文本文件（merge：加入；replace：替换整个词表），全部成功或全部不变',
@@ -131,7 +134,7 @@ export const moderationSettingsRoutes: FastifyPluginAsyncTypebox<{ moderation: M
   app.patch(
     '/moderation',
     {
-      config: { access: 'super' },
+      config: { access: 'super', reauth: true },
       schema: { tags: ['settings'], summary: '修改账号规则', body: ModerationSettingsPatch, response: responses(ModerationSettings) },
     },
     async (request) => ok(await moderation.updateSettings(currentAdmin(request), request.body)),
