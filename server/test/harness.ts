@@ -36,6 +36,8 @@ export async function freshDatabase(
   // DB_LAYERS as the server reads it (npm run test:server:plain runs the suite on none); a test
   // of one layer's own behaviour turns that layer on.
   layers: Layers = configuredLayers(),
+  // The production bounds unless a test measures something else than them (a long queue of writers).
+  timeouts = DEFAULT_TIMEOUTS,
 ): Promise<{ database: Database; drop: () => Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
@@ -45,7 +47,7 @@ export async function freshDatabase(
   const { url, drop } = await scratchDatabase(adminUrl, 'cs_test');
   // The server's own bounds on waiting and its sessions kept in memory (the change feed), so that
   // the suites see what production does.
-  const database = await openDatabase({ kind: 'postgres', url, poolSize: 5, timeouts: DEFAULT_TIMEOUTS, onQuery, memo: true, layers });
+  const database = await openDatabase({ kind: 'postgres', url, poolSize: 5, timeouts, onQuery, memo: true, layers });
   return { database, drop };
 }
 
@@ -82,12 +84,16 @@ export function bearer(token: string) {
 
 export async function createTestContext(
   env: Record<string, string> = {},
-  { layers = configuredLayers() }: { layers?: Layers } = {},
+  { layers = configuredLayers(), timeouts = DEFAULT_TIMEOUTS }: { layers?: Layers; timeouts?: typeof DEFAULT_TIMEOUTS } = {},
 ): Promise<TestContext> {
   let queries = 0;
-  const { database, drop } = await freshDatabase(() => {
-    queries++;
-  }, layers);
+  const { database, drop } = await freshDatabase(
+    () => {
+      queries++;
+    },
+    layers,
+    timeouts,
+  );
   await database.migrate();
   const config = loadConfig({
     NODE_ENV: 'test',
