@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { axeViolations, type Focused, focused } from './page-checks';
+import { axeViolations, type Focused, focused, trackRequests } from './page-checks';
 import { ADMIN_LOGIN, ADMIN_PASSWORD, type ApiClient, CAPTCHA, expectMessage, type RunningServer } from './support';
 import { browserSuite, eventually, type Saved } from './suite';
 
@@ -75,9 +75,10 @@ async function signInByKeyboard() {
 
 /** Opens `path` and waits until the table shows `row`. */
 async function openList(path: string, row: string) {
+  const requests = trackRequests(page);
   await page.goto(`${server.url}${path}`);
   await page.locator('.ant-table-tbody tr', { hasText: row }).waitFor();
-  await page.waitForLoadState('networkidle');
+  await requests.settled();
 }
 
 async function newIssues(titles: string[]) {

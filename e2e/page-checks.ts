@@ -3,13 +3,51 @@
  * that wrap, a page wider than its window, table columns squeezed to nothing, axe-core's
  * accessibility violations, and what the keyboard's focus is on.
  */
-import type { Page } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
+
+// Streams a page keeps open for as long as it is shown (审核台's live events, in the menu's badge):
+// Playwright's 'networkidle' never comes while one is open, so they are left out of "settled".
+const LIVE_STREAMS = /\/api\/review\/events/;
+
+/**
+ * Starts counting the page's requests in flight (the live streams aside); `settled()` then waits
+ * until none has been in flight for 500 ms, as 'networkidle' does.
+ */
+export function trackRequests(page: Page) {
+  const inFlight = new Set<Request>();
+  const add = (request: Request) => {
+    if (!LIVE_STREAMS.test(request.url())) inFlight.add(request);
+  };
+  const remove = (request: Request) => inFlight.delete(request);
+  page.on('request', add);
+  page.on('requestfinished', remove);
+  page.on('requestfailed', remove);
+  return {
+    async settled(quietMs = 500, timeoutMs = 15_000) {
+      try {
+        const started = Date.now();
+        let quietSince = Date.now();
+        while (Date.now() - started < timeoutMs) {
+          await page.waitForTimeout(50);
+          if (inFlight.size) quietSince = Date.now();
+          else if (Date.now() - quietSince >= quietMs) return;
+        }
+        throw new Error(`requests still in flight after ${timeoutMs} ms: ${[...inFlight].map((r) => r.url()).join(', ')}`);
+      } finally {
+        page.off('request', add);
+        page.off('requestfinished', remove);
+        page.off('requestfailed', remove);
+      }
+    },
+  };
+}
 
 /**
  * Opens `url` and waits until `ready` shows and no table is loading. A visible `ready`: the side
  * menu, folded on a tablet, holds hidden entries of the same text (操作日志, 回收站).
  */
 export async function visit(page: Page, url: string, ready: string) {
+  const requests = trackRequests(page);
   await page.goto(url);
   await page.getByText(ready, { exact: true }).filter({ visible: true }).first().waitFor();
   await page
@@ -17,7 +55,7 @@ export async function visit(page: Page, url: string, ready: string) {
     .first()
     .waitFor({ state: 'detached' })
     .catch(() => undefined);
-  await page.waitForLoadState('networkidle');
+  await requests.settled();
 }
 
 /**
