@@ -29,6 +29,7 @@ const ISSUE_KEYS = [
   'typeId',
   'user',
   'userId',
+  'version',
 ];
 
 async function createIssue(payload: object) {
