@@ -391,7 +391,11 @@ export async function runImport(db: Db, data: SourceData, options: ImportOptions
 
     // 5. Written in multi-row statements, each batch one JSON parameter: PostgreSQL reads it far
     // faster than thousands of bound parameters, and the statement triggers run once per batch.
-    const columns = Object.entries(getTableColumns(spec.table)).map(([key, column]) => ({ key, name: column.name }));
+    // Only the columns the mapping fills: the others (a record's version, say) take their defaults
+    // on insert, and an update leaves them to the database (json_populate_recordset would give null).
+    const columns = Object.entries(getTableColumns(spec.table))
+      .map(([key, column]) => ({ key, name: column.name }))
+      .filter(({ key }) => candidates.some((c) => c.row[key] !== undefined));
     const tableName = getTableName(spec.table);
     const quoted = (name: string) => `"${name}"`;
     const assignments = columns
@@ -406,6 +410,7 @@ export async function runImport(db: Db, data: SourceData, options: ImportOptions
         }
         return `${quoted(name)} = excluded.${quoted(name)}`;
       });
+    const names = columns.map(({ name }) => quoted(name)).join(', ');
     const onConflict = options.update ? sql.raw(` on conflict (id) do update set ${assignments.join(', ')}`) : sql.raw('');
     if (collection === 'issues' || collection === 'books') {
       for (const c of candidates) touchedParents[collection].add(c.row.id);
@@ -423,7 +428,7 @@ export async function runImport(db: Db, data: SourceData, options: ImportOptions
     const flush = async () => {
       if (!batch.length) return;
       await tx.execute(
-        sql`insert into ${spec.table} select * from json_populate_recordset(null::${spec.table}, ${`[${batch.join(',')}]`}::json)${onConflict}`,
+        sql`insert into ${spec.table} (${sql.raw(names)}) select ${sql.raw(names)} from json_populate_recordset(null::${spec.table}, ${`[${batch.join(',')}]`}::json)${onConflict}`,
       );
       written += batch.length;
       batch = [];

@@ -30,6 +30,7 @@ const BOOK_KEYS = [
   'requirePoints',
   'scanNumber',
   'typeId',
+  'version',
 ];
 const valid = () => ({
   bookTitle: '深入浅出 Node.js',
