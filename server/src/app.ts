@@ -285,6 +285,7 @@ export async function buildApp({ config, database, logging = silentLogging(), no
     interviews,
     types,
     sanctions,
+    audit,
     now,
   });
   // A suspension ends the member's sessions in its own transaction.

@@ -308,6 +308,35 @@ const CASES: Record<string, () => Promise<{ entries?: number; expected: Expected
       },
     };
   },
+  'DELETE /api/user/:id/sessions': async () => {
+    const { id } = await t.signUpMember('audit-member-all', { ip: '10.9.0.1' });
+    expect((await call('DELETE', `/api/user/${id}/sessions`)).statusCode).toBe(200);
+    return {
+      expected: {
+        action: '结束会话',
+        entity: 'user',
+        entityId: id,
+        title: 'audit-member-all',
+        revertible: false,
+        changes: [{ field: 'session', note: '结束了 1 个前台会话' }],
+      },
+    };
+  },
+  'DELETE /api/user/:id/sessions/:sessionId': async () => {
+    const { id } = await t.signUpMember('audit-member-one', { ip: '10.9.0.2' });
+    const [session] = (await call('GET', `/api/user/${id}/sessions`)).json().data;
+    expect((await call('DELETE', `/api/user/${id}/sessions/${session.id}`)).statusCode).toBe(200);
+    return {
+      expected: {
+        action: '结束会话',
+        entity: 'user',
+        entityId: id,
+        title: 'audit-member-one',
+        revertible: false,
+        changes: [{ field: 'session', note: '结束了 1 个前台会话' }],
+      },
+    };
+  },
   'PATCH /api/settings/moderation': async () => {
     expect((await call('PATCH', '/api/settings/moderation', { holdFirstPosts: 3 })).statusCode).toBe(200);
     return {

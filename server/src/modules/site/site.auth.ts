@@ -95,8 +95,8 @@ export function createMemberAuth(deps: { db: Db; getKeys: () => Promise<Keys>; n
     },
 
     /** Ends one session of the user; false when the user has no such session. */
-    async endOne(userId: string, sessionId: string): Promise<boolean> {
-      const rows = await db
+    async endOne(userId: string, sessionId: string, executor: Db = db): Promise<boolean> {
+      const rows = await executor
         .delete(userSessions)
         .where(and(eq(userSessions.userId, userId), eq(userSessions.id, sessionId)))
         .returning({ id: userSessions.id });

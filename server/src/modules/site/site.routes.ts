@@ -23,14 +23,13 @@ import {
   SiteLoginBody,
   SiteUpdateUserBody,
   SiteWhoAmI,
-  SITE_MESSAGES,
   ViewBody,
 } from '#contract/site';
 import { TypeRecord } from '#contract/type';
 import { UserLoginIdParams } from '#contract/user';
-import { notFound, unauthorized } from '../../lib/errors';
+import { unauthorized } from '../../lib/errors';
 import { createdResponses, ok, responses } from '../../lib/http';
-import { type Audience, clientOf, currentMember } from '../../plugins/auth';
+import { type Audience, clientOf, currentAdmin, currentMember } from '../../plugins/auth';
 import { captchaIdOf } from '../auth/auth.routes';
 import type { MemberAuth } from './site.auth';
 import type { SiteService, Viewer } from './site.service';
@@ -224,7 +223,7 @@ export const memberAdminRoutes: FastifyPluginAsyncTypebox<{ site: SiteService; m
       config: { access: 'admin' },
       schema: { summary: '结束用户在前台的全部会话', params: IdParams, response: responses(Type.Object({ ended: Type.Integer() })) },
     },
-    async (request) => ok({ ended: await members.endAllOf([request.params.id]) }),
+    async (request) => ok({ ended: await site.endMemberSessions(currentAdmin(request), request.params.id) }),
   );
   app.delete(
     '/:id/sessions/:sessionId',
@@ -237,7 +236,7 @@ export const memberAdminRoutes: FastifyPluginAsyncTypebox<{ site: SiteService; m
       },
     },
     async (request) => {
-      if (!(await members.endOne(request.params.id, request.params.sessionId))) throw notFound(SITE_MESSAGES.sessionNotFound);
+      await site.endMemberSessions(currentAdmin(request), request.params.id, request.params.sessionId);
       return ok(null);
     },
   );

@@ -1,3 +1,5 @@
+import { AUDIT_ACTIONS } from '#contract/audit';
+import type { Actor, Audit } from '../audit/audit';
 import { combine, holds, recordHold, screen } from '../moderation/moderation';
 import type { SanctionService } from '../sanction/sanction.service';
 import { and, count, desc, eq, inArray, or, sql } from 'drizzle-orm';
@@ -110,6 +112,8 @@ export function createSiteService(deps: {
   types: TypeService;
   /** 禁言 and 封禁 (modules/sanction): asked before a member posts or signs in. */
   sanctions: Pick<SanctionService, 'refuseIfSanctioned'>;
+  /** The back-office's 结束会话 of a member is recorded as the admins' is. */
+  audit: Audit;
   now?: () => number;
 }) {
   const { db, members, limits, views } = deps;
@@ -212,6 +216,26 @@ export function createSiteService(deps: {
 
   return {
     // —— accounts ——
+
+    /** An admin's 结束会话 of a member: one session, or all; recorded in the audit log. */
+    async endMemberSessions(actor: Actor, userId: string, sessionId?: string): Promise<number> {
+      return db.transaction(async (tx) => {
+        const user = await userRecord(userId, tx);
+        if (!user) throw notFound(USER_MESSAGES.notFound);
+        const ended = sessionId ? Number(await members.endOne(userId, sessionId, tx)) : await members.endAllOf([userId], tx);
+        if (sessionId && !ended) throw notFound(SITE_MESSAGES.sessionNotFound);
+        if (ended) {
+          await deps.audit.record(tx, actor, {
+            action: AUDIT_ACTIONS.endSessions,
+            entity: 'user',
+            entityId: userId,
+            title: user.loginId,
+            changes: [{ field: 'session', note: `结束了 ${ended} 个前台会话` }],
+          });
+        }
+        return ended;
+      });
+    },
 
     async signIn(body: SiteLoginBody, captchaId: string | null, client: ClientInfo): Promise<SiteLoginAnswer> {
       await deps.auth.passCaptcha(captchaId, body.captcha);
