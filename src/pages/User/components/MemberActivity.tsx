@@ -1,3 +1,4 @@
+import EmptyText from '@/components/EmptyText';
 import { Button, Card, Popconfirm, Table, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { DEFAULT_PAGE_SIZE, FIRST_PAGE } from '#contract/paging';
@@ -51,7 +52,7 @@ export function MemberSessionsCard({ userId }: { userId: string }) {
         dataSource={sessions}
         pagination={false}
         scroll={{ x: 'max-content' }}
-        locale={{ emptyText: '没有登录中的会话' }}
+        locale={{ emptyText: <EmptyText>没有登录中的会话</EmptyText> }}
         columns={[
           { title: '登录时间', dataIndex: 'createdAt', render: (ms: number) => formatDate(ms) },
           { title: '到期时间', dataIndex: 'expiresAt', render: (ms: number) => formatDate(ms) },
@@ -87,7 +88,7 @@ export function PointsHistoryCard({ userId }: { userId: string }) {
         loading={loading}
         dataSource={rows}
         scroll={{ x: 'max-content' }}
-        locale={{ emptyText: '还没有积分变动' }}
+        locale={{ emptyText: <EmptyText>还没有积分变动</EmptyText> }}
         pagination={{
           current: page.current,
           pageSize: page.pageSize,

@@ -1,3 +1,4 @@
+import EmptyText from '@/components/EmptyText';
 import type { AuthorFile } from '#contract/review';
 import { SANCTION_DAYS, SANCTION_LABELS, type SanctionKind } from '#contract/values/review';
 import { Button, Input, List, Select, Space } from 'antd';
@@ -62,7 +63,7 @@ export default function MemberFile({ userId }: { userId: string }) {
         size="small"
         header="处罚记录"
         dataSource={file.sanctions}
-        locale={{ emptyText: '无' }}
+        locale={{ emptyText: <EmptyText>无</EmptyText> }}
         renderItem={(s) => (
           <List.Item
             actions={
@@ -89,7 +90,7 @@ export default function MemberFile({ userId }: { userId: string }) {
         size="small"
         header="备注"
         dataSource={file.notes}
-        locale={{ emptyText: '无' }}
+        locale={{ emptyText: <EmptyText>无</EmptyText> }}
         renderItem={(n) => (
           <List.Item
             actions={[
