@@ -54,6 +54,16 @@ describe('审核台', () => {
       await page.getByText('待审 3 项', { exact: true }).waitFor();
       await page.getByRole('listbox', { name: '审核队列' }).waitFor();
       expect(await pageOverflow(page)).toBe(0);
+      if (width >= 1280) {
+        // The menu's count sits on its entry's line, after the title (not pushed below it).
+        const title = await page.locator('.ant-menu').getByText('审核台', { exact: true }).boundingBox();
+        const badge = await page.getByTestId('review-badge').boundingBox();
+        expect(title && badge).toBeTruthy();
+        const middle = badge!.y + badge!.height / 2;
+        expect(middle).toBeGreaterThan(title!.y);
+        expect(middle).toBeLessThan(title!.y + title!.height);
+        expect(badge!.x).toBeGreaterThan(title!.x + title!.width);
+      }
     }
     await page.setViewportSize({ width: 1440, height: 900 });
   });

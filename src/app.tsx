@@ -127,7 +127,8 @@ export const layout: RunTimeLayoutConfig = ({ error, refresh, setInitialState })
     menuItemRender: (item, defaultDom) => {
       const dom =
         item.path === REVIEW_PATH ? (
-          <span>
+          // One line: the entry's own title, then the badge at the end of the row.
+          <span style={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', minWidth: 0 }}>
             {defaultDom}
             <Suspense fallback={null}>
               <ReviewBadge />
