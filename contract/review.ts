@@ -1,6 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Id, IdParams, ID_PATTERN, NullableRefId } from './ids';
 import { PageQuery } from './paging';
+import { MODERATION_RULES } from './values/moderation';
+import { AWAITING_APPROVAL_RULE } from './values/review';
 import { type ReviewKind, REVIEW_DECISION_MAX, REVIEW_DECISIONS, REVIEW_KINDS, SANCTION_DAYS, SANCTION_KINDS } from './values/review';
 
 export * from './values/review';
@@ -15,7 +17,14 @@ export const ReviewListQuery = Type.Object(
   {
     ...PageQuery,
     kind: Type.Optional(Type.Union([ReviewKindSchema, Type.Literal('')], { description: '只看一类：issue、comment、user' })),
-    rule: Type.Optional(Type.String({ maxLength: 100, description: '只看某条规则拦下的（规则名）' })),
+    // One of the rules by name (an exact choice, not a text search): the moderation rules, or the
+    // questions waiting for approval without a rule.
+    rule: Type.Optional(
+      Type.Union(
+        [...Object.keys(MODERATION_RULES), AWAITING_APPROVAL_RULE, ''].map((name) => Type.Literal(name)),
+        { description: '只看某条规则拦下的：word、firstPosts、newAccountLinks、reviewFirst、awaiting-approval' },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

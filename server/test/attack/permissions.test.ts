@@ -110,6 +110,22 @@ const RULES: Record<string, 'public' | 'admin' | 'super' | 'self'> = {
   // Restoring a user needs a super admin, as deleting one does: checked per entry (trash.test.ts).
   'POST /api/trash/:id/restore': 'admin',
   'DELETE /api/trash/:id': 'super',
+  // 审核台 and the member's file: every admin moderates (rejecting a member is checked per item, review.test.ts).
+  'GET /api/review': 'admin',
+  'GET /api/review/counts': 'admin',
+  'GET /api/review/events': 'admin',
+  'POST /api/review/presence': 'admin',
+  'POST /api/review/decisions': 'admin',
+  'GET /api/review/reasons': 'admin',
+  'POST /api/review/reasons': 'admin',
+  'DELETE /api/review/reasons/:id': 'admin',
+  'GET /api/user/:id/file': 'admin',
+  'GET /api/user/:id/sanctions': 'admin',
+  'POST /api/user/:id/sanctions': 'admin',
+  'DELETE /api/user/:id/sanctions/:sanctionId': 'admin',
+  'GET /api/user/:id/notes': 'admin',
+  'POST /api/user/:id/notes': 'admin',
+  'DELETE /api/user/:id/notes/:noteId': 'admin',
   'GET /api/user/export': 'admin',
   'GET /api/book/export': 'admin',
   'GET /api/interview/export': 'admin',
@@ -142,16 +158,28 @@ async function tokenOf(role: Role, route: CatalogEntry): Promise<string | null> 
 }
 
 /** A request the route would carry out: real records for reads and edits, none for deletes. */
+/** Routes that answer an open stream (server-sent events): judged by their status line, then closed. */
+const STREAMS = new Set(['GET /api/review/events']);
+
+async function streamed(response: Awaited<ReturnType<TestContext['inject']>>) {
+  (response as unknown as { stream(): NodeJS.ReadableStream & { destroy(): void } }).stream().destroy();
+  return response;
+}
+
 async function call(route: CatalogEntry, role: Role, id?: string) {
   const token = await tokenOf(role, route);
   const params = { ...worldParams(route.url, world), ...(route.method === 'DELETE' && { id: UNKNOWN_ID }), ...(id && { id }) };
   const body = validBody(routeKey(route), world, `perm${++serial}`, role === 'normal' ? 'normal' : 'super');
-  return t.inject({
+  // A refusal ends at once and is read whole; an admin's call stays open.
+  const stream = STREAMS.has(routeKey(route)) && (role === 'normal' || role === 'super');
+  const response = await t.inject({
     method: route.method as 'GET',
     url: fillPath(route.url, params),
     headers: token ? bearer(token) : {},
     ...(body && { payload: body }),
+    ...(stream && { payloadAsStream: true }),
   });
+  return stream ? streamed(response) : response;
 }
 
 function allowed(response: { statusCode: number; body: string }, label: string) {
@@ -224,7 +252,9 @@ describe('permissions: every registered route against the table', () => {
     )) {
       const url = fillPath(route.url, worldParams(route.url, world));
       expect({ url, status: (await t.inject({ method: 'HEAD', url })).statusCode }).toEqual({ url, status: 401 });
-      const normal = await t.inject({ method: 'HEAD', url, headers: bearer(world.normal.token) });
+      const stream = STREAMS.has(routeKey(route));
+      const normal = await t.inject({ method: 'HEAD', url, headers: bearer(world.normal.token), ...(stream && { payloadAsStream: true }) });
+      if (stream) await streamed(normal);
       // The parameters point at the normal admin's own record, so a 'self' route lets it through.
       expect({ url, status: normal.statusCode }).toEqual({ url, status: RULES[routeKey(route)] === 'super' ? 403 : 200 });
     }

@@ -100,6 +100,15 @@ export function validBody(
     'POST /api/moderation/test': { text: html },
     // Only what is new since now: nothing to do, and no run left going between the cases.
     'POST /api/moderation/recheck': { kinds: ['user'], since: 4_000_000_000_000 },
+    // The sender's own password: a proof that succeeds (a wrong one would count against the throttle).
+    'POST /api/admin/me/reauth': { password: ownPassword },
+    'POST /api/user/:id/sanctions': { kind: 'mute', days: 1, reason: `r-${unique}`.slice(0, 200) },
+    'POST /api/user/:id/notes': { body: `n-${unique}` },
+    // Leaving an item one never opened: nothing to tell the others.
+    'POST /api/review/presence': { kind: 'issue', id: world.issueId, open: false },
+    // An item that does not exist: 409 naming it, nothing decided.
+    'POST /api/review/decisions': { items: [{ kind: 'issue', id: NO_SUCH_ID }], decision: 'approve' },
+    'POST /api/review/reasons': { text: `理由${unique}`.slice(0, 100) },
     'POST /api/admin': { loginId: `a-${unique}`, loginPwd: 'password-123', permission: 2 },
     'PATCH /api/admin/:id': { nickname: `n-${unique}`.slice(0, 32) },
     'POST /api/type': { typeName: `t-${unique}`.slice(0, 32) },
@@ -153,6 +162,9 @@ export function worldParams(url: string, world: World): Record<string, string | 
     entity: 'user',
     auditId: world.auditId,
     sessionId: '0'.repeat(32),
+    // A sanction or a note that does not exist: 404 once past the access check.
+    sanctionId: NO_SUCH_ID,
+    noteId: NO_SUCH_ID,
   };
 }
 
