@@ -12,8 +12,12 @@ import {
   issues,
   moderationSettings,
   moderationWords,
+  reviewDecisions,
+  reviewReasons,
   settings,
   types,
+  userNotes,
+  userSanctions,
   users,
 } from '../../src/db/schema';
 import { totpCode } from '../../src/modules/auth/totp';
@@ -389,6 +393,84 @@ const CASES: Record<string, () => Promise<void>> = {
     expect(stored.wordsVersion).not.toBe(42);
     isNow(stored.updatedAt);
     await call('PATCH', '/api/settings/moderation', { holdFirstPosts: 0 });
+  },
+
+  'POST /api/user/:id/sanctions': async () => {
+    const userId = await fixtures().user({ loginId: unique() });
+    const response = await call('POST', `/api/user/${userId}/sanctions`, {
+      ...READ_ONLY,
+      kind: 'mute',
+      days: 1,
+      reason: '刷屏',
+      userId: FORGED_ID,
+      byAdminId: FORGED_ID,
+      byLoginId: 'forged',
+      startsAt: LONG_AGO,
+      endsAt: LONG_AGO,
+      liftedAt: LONG_AGO,
+      liftedBy: FORGED_ID,
+    });
+    expect(response.statusCode).toBe(201);
+    const stored = await row(userSanctions, response.json().data._id);
+    expect(stored).toMatchObject({ userId, byAdminId: world.rootId, liftedAt: null, liftedBy: null, days: 1 });
+    isNow(stored.startsAt);
+    expect(stored.endsAt).toBe((stored.startsAt as number) + 24 * 3600 * 1000);
+  },
+
+  'POST /api/user/:id/notes': async () => {
+    const userId = await fixtures().user({ loginId: unique() });
+    const response = await call('POST', `/api/user/${userId}/notes`, {
+      ...READ_ONLY,
+      body: '备注',
+      userId: FORGED_ID,
+      adminId: FORGED_ID,
+      adminLoginId: 'forged',
+    });
+    expect(response.statusCode).toBe(201);
+    const stored = await row(userNotes, response.json().data._id);
+    expect(stored).toMatchObject({ userId, adminId: world.rootId, body: '备注' });
+    expect(stored.adminLoginId).not.toBe('forged');
+    isNow(stored.createdAt);
+  },
+
+  'POST /api/review/reasons': async () => {
+    const text = `理由${unique()}`;
+    const response = await call('POST', '/api/review/reasons', { ...READ_ONLY, text });
+    expect(response.statusCode).toBe(201);
+    const stored = await row(reviewReasons, response.json().data._id);
+    expect(stored.id).not.toBe(FORGED_ID);
+    expect(stored.text).toBe(text);
+    isNow(stored.createdAt);
+  },
+
+  'POST /api/review/decisions': async () => {
+    const issueId = await fixtures().issue(world.userId, world.typeId, { issueStatus: false });
+    const response = await call('POST', '/api/review/decisions', {
+      ...READ_ONLY,
+      items: [{ kind: 'issue', id: issueId }],
+      decision: 'approve',
+      decidedBy: FORGED_ID,
+      decidedByLoginId: 'forged',
+      decidedAt: LONG_AGO,
+    });
+    expect(response.statusCode).toBe(200);
+    const [stored] = await t.database.db.select().from(reviewDecisions).where(eq(reviewDecisions.itemId, issueId));
+    expect(stored).toMatchObject({ decidedBy: world.rootId, decision: 'approve' });
+    expect(stored.decidedByLoginId).not.toBe('forged');
+    isNow(stored.decidedAt);
+  },
+
+  // Presence is kept in memory and told to the other admins: nothing is stored, whatever is sent.
+  'POST /api/review/presence': async () => {
+    const response = await call('POST', '/api/review/presence', {
+      ...READ_ONLY,
+      kind: 'issue',
+      id: world.issueId,
+      open: false,
+      adminId: FORGED_ID,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(await t.database.db.select().from(reviewDecisions).where(eq(reviewDecisions.decidedBy, FORGED_ID))).toEqual([]);
   },
 
   'POST /api/moderation/words': async () => {
