@@ -566,8 +566,10 @@ export function problemWith(method: string, response: LightMyRequestResponse): s
     }
     const envelope = body as { success?: unknown; code?: unknown; msg?: unknown; data?: unknown; errorCode?: unknown };
     // Every refusal carries an errorCode, one of the contract's.
+    // A 409 VERSION_CONFLICT adds one documented field, `conflict` (what changed since); nothing else does.
+    const extra = status === 409 && envelope.errorCode === ERROR_CODES.versionConflict ? ['conflict'] : [];
     const keys = Object.keys(envelope).sort().join(',');
-    const shape = 'code,data,errorCode,msg,success';
+    const shape = ['code', 'data', 'errorCode', 'msg', 'success', ...extra].sort().join(',');
     const knownCode = (Object.values(ERROR_CODES) as unknown[]).includes(envelope.errorCode);
     if (keys !== shape || !knownCode || envelope.success !== false || envelope.code !== status || envelope.data !== null) {
       return `refusal ${status} is not the envelope: ${response.body.slice(0, 300)}`;
