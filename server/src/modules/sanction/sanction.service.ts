@@ -98,7 +98,8 @@ export function createSanctionService(deps: { db: Db; audit: Audit; timeZone: st
   async function activeOf(userId: string, kind: SanctionKind, at: number): Promise<ActiveSanction | null> {
     // A suspension also silences: a member who cannot sign in cannot post either.
     const kinds = kind === 'mute' ? ['mute', 'suspend'] : ['suspend'];
-    const rows = await db
+    // Asked before every member post: the two reads go out together, not one after the other.
+    const sanctionsInForce = db
       .select({ kind: userSanctions.kind, endsAt: userSanctions.endsAt })
       .from(userSanctions)
       .where(
@@ -109,7 +110,10 @@ export function createSanctionService(deps: { db: Db; audit: Audit; timeZone: st
           sql`${userSanctions.kind} in ${kinds}`,
         ),
       );
-    const [user] = await db.select({ enabled: users.enabled }).from(users).where(eq(users.id, userId));
+    const [rows, [user]] = await Promise.all([
+      sanctionsInForce,
+      db.select({ enabled: users.enabled }).from(users).where(eq(users.id, userId)),
+    ]);
     if (user && !user.enabled) return { kind: 'suspend', endsAt: null, fromSwitch: true };
     if (!rows.length) return null;
     // The one that lasts longest is the one to tell of.
