@@ -24,6 +24,8 @@ export interface CatalogEntry {
   access: Access;
   /** The route needs a fresh proof of identity (plugins/reauth.ts). */
   reauth: boolean;
+  /** The route answers an open stream (server-sent events, `config.stream`): a client reads its head, then closes. */
+  stream?: true;
   schema: FastifySchema | undefined;
 }
 
@@ -140,7 +142,15 @@ export function registerAuth(app: FastifyInstance, auth: AuthService, members: M
       route.schema.tags ??= [route.url.split('/')[2]];
     }
     for (const method of [route.method].flat()) {
-      if (method !== 'HEAD') catalog.push({ method, url: route.url, access, reauth: route.config?.reauth === true, schema: route.schema });
+      if (method !== 'HEAD')
+        catalog.push({
+          method,
+          url: route.url,
+          access,
+          reauth: route.config?.reauth === true,
+          ...(route.config?.stream && { stream: true as const }),
+          schema: route.schema,
+        });
     }
   });
 

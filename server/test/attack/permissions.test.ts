@@ -158,9 +158,6 @@ async function tokenOf(role: Role, route: CatalogEntry): Promise<string | null> 
 }
 
 /** A request the route would carry out: real records for reads and edits, none for deletes. */
-/** Routes that answer an open stream (server-sent events): judged by their status line, then closed. */
-const STREAMS = new Set(['GET /api/review/events']);
-
 async function streamed(response: Awaited<ReturnType<TestContext['inject']>>) {
   (response as unknown as { stream(): NodeJS.ReadableStream & { destroy(): void } }).stream().destroy();
   return response;
@@ -171,7 +168,7 @@ async function call(route: CatalogEntry, role: Role, id?: string) {
   const params = { ...worldParams(route.url, world), ...(route.method === 'DELETE' && { id: UNKNOWN_ID }), ...(id && { id }) };
   const body = validBody(routeKey(route), world, `perm${++serial}`, role === 'normal' ? 'normal' : 'super');
   // A refusal ends at once and is read whole; an admin's call stays open.
-  const stream = STREAMS.has(routeKey(route)) && (role === 'normal' || role === 'super');
+  const stream = route.stream === true && (role === 'normal' || role === 'super');
   const response = await t.inject({
     method: route.method as 'GET',
     url: fillPath(route.url, params),
@@ -252,7 +249,7 @@ describe('permissions: every registered route against the table', () => {
     )) {
       const url = fillPath(route.url, worldParams(route.url, world));
       expect({ url, status: (await t.inject({ method: 'HEAD', url })).statusCode }).toEqual({ url, status: 401 });
-      const stream = STREAMS.has(routeKey(route));
+      const stream = route.stream === true;
       const normal = await t.inject({ method: 'HEAD', url, headers: bearer(world.normal.token), ...(stream && { payloadAsStream: true }) });
       if (stream) await streamed(normal);
       // The parameters point at the normal admin's own record, so a 'self' route lets it through.

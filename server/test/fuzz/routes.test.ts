@@ -32,10 +32,10 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => t.close());
 
-// The review queue's live events answer an open stream: judged by its head, then closed (a refusal is read whole).
-const STREAM = /^\/api\/review\/events(\?|$)/;
-async function answer(options: InjectOptions) {
-  if (!STREAM.test(String(options.url ?? ''))) return t.app.inject(options);
+// A route that answers an open stream (the catalogue's `stream`): judged by its head, then closed
+// (a refusal is read whole).
+async function answer(options: InjectOptions, isStream: boolean) {
+  if (!isStream) return t.app.inject(options);
   const response = await t.app.inject({ ...options, payloadAsStream: true });
   const stream = (response as unknown as { stream(): NodeJS.ReadableStream & { destroy(): void } }).stream();
   if (response.statusCode < 400) {
@@ -56,7 +56,8 @@ describe(`fuzzing every registered route (${RUNS} cases) and stray paths (${STRA
       const statuses = new Map<number, number>();
       const check = async (request: FuzzRequest) => {
         const options = toInject(request, actors);
-        const response = await answer(options);
+        const streams = t.app.routeCatalog.some((route) => routeKey(route) === request.route && route.stream);
+        const response = await answer(options, streams);
         seen.set(request.route, (seen.get(request.route) ?? 0) + 1);
         statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1);
         const problem = problemWith(String(options.method), response);
