@@ -197,7 +197,9 @@ async function main() {
       results.startups.push({ database: 'PostgreSQL', runsMs: startupMs, restRssMb: rest, loadRssMb: peakRssMb } satisfies Startup);
       // Every user as CSV, streamed (issue 12: ≤ 20 s and ≤ 50 MB of RSS growth for 1,000,000 users).
       console.error('PostgreSQL: exporting every user as CSV');
-      results.exports = [await measureExport('PostgreSQL', server, token, '/api/user/export')];
+      // A whole-list export needs a proof of identity within the last REAUTH_WINDOW_SECONDS; the
+      // measured runs above outlast it, and a sign-in is such a proof.
+      results.exports = [await measureExport('PostgreSQL', server, await signIn(server.url), '/api/user/export')];
       if (options.embedded) {
         await server.stop();
         running.pop();
