@@ -254,16 +254,17 @@ export async function measureSideBySide(
   });
 }
 
-// The calls issue 15 sets the framework targets for (every PostgreSQL call the bench loads but one book by id).
-// With issue 24's two visitor calls (the public site's hot path): the same ≥ 0.8× target.
+// The calls with a floor target: every list at ≥ 0.85× (issue 23; CPU per request is reported, no
+// longer a target), the public site's visitor reads at ≥ 0.8× (issue 24), whoami at issue 15's 0.8×.
 const TARGET_CALLS = /^(user list|issue list|comment list|whoami|visitor:)/;
+const floorShare = (label: string) => (/^(user list|issue list|comment list)/.test(label) ? 0.85 : 0.8);
 const ms = (value: number) => `${value.toFixed(value < 10 ? 1 : 0)} ms`;
 const ratio = (a: number, b: number) => (b > 0 ? a / b : Number.NaN);
 
 /**
- * Issue 15's targets 2 and 3 per call: the product with its session looked up in the database
- * (the same statements as the floor) at ≥ 0.8× the floor's req/s and ≤ 1.25× its CPU per
- * request; the product as it runs (sessions in memory) at ≥ 0.7× the list-only floor's req/s.
+ * Per call: the product with its session looked up in the database (the same statements as the
+ * floor) against the floor's req/s; the product as it runs (sessions in memory) at ≥ 0.7× the
+ * list-only floor's req/s.
  */
 export function floorTargets(rows: ApiRow[]): Target[] {
   const out: Target[] = [];
@@ -273,10 +274,11 @@ export function floorTargets(rows: ApiRow[]): Target[] {
     if (floor) {
       const speed = ratio(checked.rps, floor.rps);
       const cpu = ratio(checked.serverCpuMs, floor.serverCpuMs);
+      const share = floorShare(row.label);
       out.push({
-        target: `${row.label}: ≥ 0.8× the floor's req/s, ≤ 1.25× its CPU per request (same statements)`,
-        measured: `${speed.toFixed(2)}× req/s, ${cpu.toFixed(2)}× CPU (${checked.serverCpuMs.toFixed(3)} vs ${floor.serverCpuMs.toFixed(3)} ms)`,
-        met: speed >= 0.8 && cpu <= 1.25 && checked.failures === 0,
+        target: `${row.label}: ≥ ${share}× the floor's req/s (same statements)`,
+        measured: `${speed.toFixed(2)}× req/s (CPU per request ${cpu.toFixed(2)}×: ${checked.serverCpuMs.toFixed(3)} vs ${floor.serverCpuMs.toFixed(3)} ms)`,
+        met: speed >= share && checked.failures === 0,
       });
     }
     if (listOnlyFloor) {
