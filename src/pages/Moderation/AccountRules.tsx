@@ -14,7 +14,7 @@ function recheckText(status: RecheckStatus): string {
   return `重新检查完成（${formatDate(status.finishedAt)}）：共检查 ${status.checked} 条，${status.flagged} 条进入审核台`;
 }
 
-/** 重新检查: runs the rules over what was stored before them (imported content); hits go to 审核台. */
+/** 重新检查: runs the word list over what was stored before it (imported content); hits go to 审核台. */
 function Recheck() {
   const [status, setStatus] = useState<RecheckStatus | null>(null);
   const [starting, setStarting] = useState(false);
@@ -54,7 +54,7 @@ function Recheck() {
   return (
     <Card title="重新检查" style={{ marginTop: 16 }}>
       <p>
-        规则建立之前已有的内容（例如导入的数据）不会自动检查。重新检查会用当前的敏感词和账号规则检查全部问答、评论和用户资料，命中的内容进入审核台。
+        规则建立之前已有的内容（例如导入的数据）不会自动检查。重新检查会用当前的敏感词检查全部问答、评论和用户资料，命中的内容进入审核台（账号规则只适用于新发布的内容）。
       </p>
       <Button loading={starting} disabled={status?.running} onClick={start}>
         重新检查

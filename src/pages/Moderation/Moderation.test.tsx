@@ -48,7 +48,8 @@ const net = listScreenNetwork((req) => {
     return { status: 200, body: envelope({ validUntil: Date.now() + 900_000 }) };
   }
   if (req.url === '/api/moderation/recheck') {
-    if (req.method === 'POST') recheck = { running: false, startedAt: 1, finishedAt: 1_700_000_100_000, checked: 42, flagged: 3, error: null };
+    if (req.method === 'POST')
+      recheck = { running: false, startedAt: 1, finishedAt: 1_700_000_100_000, checked: 42, flagged: 3, error: null };
     return { status: req.method === 'POST' ? 202 : 200, body: envelope(recheck) };
   }
   return undefined;
@@ -120,7 +121,10 @@ describe('审核规则', () => {
       fireEvent.click(within(dialog).getByRole('button', { name: /^添\s*加$/ }));
     });
     await screen.findByText('添加敏感词成功');
-    expect(net.sent.find((r) => r.method === 'POST' && r.url === '/api/moderation/words')?.body).toEqual({ word: '刷单返利', action: 'reject' });
+    expect(net.sent.find((r) => r.method === 'POST' && r.url === '/api/moderation/words')?.body).toEqual({
+      word: '刷单返利',
+      action: 'reject',
+    });
     await screen.findByText('刷单返利');
 
     fireEvent.click(within(rowOf('赌博网站')).getByText('删除'));
@@ -177,7 +181,9 @@ describe('审核规则', () => {
     });
     // Refused with REAUTH_REQUIRED: 验证身份, then the same PATCH again.
     const reauth = await screen.findByRole('dialog', { name: '验证身份' });
-    fireEvent.change(within(reauth).getByLabelText('密码', { selector: 'input[type="password"]' }), { target: { value: 'Live-Kestrel-7319' } });
+    fireEvent.change(within(reauth).getByLabelText('密码', { selector: 'input[type="password"]' }), {
+      target: { value: 'Live-Kestrel-7319' },
+    });
     await act(async () => {
       fireEvent.click(within(reauth).getByRole('button', { name: /验证并继续/ }));
     });

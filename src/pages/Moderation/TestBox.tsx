@@ -1,9 +1,12 @@
-import { Alert, Button, Card, Input, Space, Tag } from 'antd';
+import { Alert, Button, Card, Input, Space } from 'antd';
 import { useState } from 'react';
 import { testText } from '@/services/moderation';
 import type { ModerationTestResult } from '#contract/moderation';
 import { MODERATION_TEST_MAX_LENGTH } from '#contract/values/moderation';
-import { ACTION_COLORS, ACTION_LABELS, reasonText, splitBySpans, verdictText } from './labels';
+import { ACTION_LABELS, ActionTag, reasonText, splitBySpans, verdictText } from './labels';
+
+// antd's own <mark> is a pale yellow that vanishes on the 待审 alert's background.
+const MARK_STYLE = { backgroundColor: '#ffd666', padding: '0 2px', borderRadius: 2 };
 
 const ALERT_TYPE = { pass: 'success', reject: 'error', hold: 'warning', flag: 'info' } as const;
 
@@ -60,7 +63,7 @@ export default function TestBox() {
                       {splitBySpans(tested.text, tested.result.spans).map((piece, index) =>
                         piece.match ? (
                           // biome-ignore lint/suspicious/noArrayIndexKey: the pieces are the text's stretches in order.
-                          <mark key={index} title={`${piece.match.word}（${ACTION_LABELS[piece.match.action]}）`}>
+                          <mark key={index} style={MARK_STYLE} title={`${piece.match.word}（${ACTION_LABELS[piece.match.action]}）`}>
                             {piece.text}
                           </mark>
                         ) : (
@@ -73,11 +76,7 @@ export default function TestBox() {
                 </>
               ) : undefined
             }
-            action={
-              tested.result.action === 'pass' ? undefined : (
-                <Tag color={ACTION_COLORS[tested.result.action]}>{ACTION_LABELS[tested.result.action]}</Tag>
-              )
-            }
+            action={tested.result.action === 'pass' ? undefined : <ActionTag action={tested.result.action} />}
           />
         ) : null}
       </Space>

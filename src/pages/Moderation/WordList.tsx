@@ -2,8 +2,8 @@ import { DownloadOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icon
 import type { ProColumns } from '@ant-design/pro-components';
 import { ProTable } from '@ant-design/pro-components';
 import { useAccess } from '@umijs/max';
-import { Button, Form, Input, Modal, Radio, Tag, Upload } from 'antd';
-import { useState } from 'react';
+import { Button, Form, Input, type InputRef, Modal, Radio, Upload } from 'antd';
+import { useRef, useState } from 'react';
 import { DeleteAction } from '@/components/ListActions';
 import { actionsWidth, dateColumn, indexColumn, oneLine } from '@/components/listColumns';
 import { useListTable } from '@/hooks/useListTable';
@@ -12,7 +12,7 @@ import type { FilterKey } from '@/services/table';
 import type { CreateModerationWordBody, ModerationAction, ModerationWord, ModerationWordQuery } from '#contract/moderation';
 import { MODERATION_WORD_MAX_LENGTH } from '#contract/values/moderation';
 import { message } from '@/utils/feedback';
-import { ACTION_COLORS, ACTION_LABELS, importSummary } from './labels';
+import { ActionTag, ACTION_LABELS, importSummary } from './labels';
 
 const actionEnum = Object.fromEntries(Object.entries(ACTION_LABELS).map(([key, text]) => [key, { text }]));
 const actionOptions = (Object.keys(ACTION_LABELS) as ModerationAction[]).map((value) => ({ value, label: ACTION_LABELS[value] }));
@@ -30,6 +30,7 @@ function readText(file: Blob): Promise<string> {
 function AddWordModal({ open, onClose, onAdded }: { open: boolean; onClose: () => void; onAdded: () => void }) {
   const [form] = Form.useForm<CreateModerationWordBody>();
   const [busy, setBusy] = useState(false);
+  const input = useRef<InputRef>(null);
   const submit = async () => {
     const values = await form.validateFields();
     setBusy(true);
@@ -53,6 +54,8 @@ function AddWordModal({ open, onClose, onAdded }: { open: boolean; onClose: () =
       confirmLoading={busy}
       onOk={submit}
       onCancel={onClose}
+      // The dialog takes the focus as it opens; the word's box gets it once it has opened.
+      afterOpenChange={(opened) => opened && input.current?.focus()}
       destroyOnHidden
     >
       <Form form={form} name="moderation-word" layout="vertical" initialValues={{ action: 'hold' }} onFinish={submit}>
@@ -64,7 +67,7 @@ function AddWordModal({ open, onClose, onAdded }: { open: boolean; onClose: () =
             { max: MODERATION_WORD_MAX_LENGTH, message: `敏感词最多 ${MODERATION_WORD_MAX_LENGTH} 个字符` },
           ]}
         >
-          <Input autoFocus placeholder="词或短语" />
+          <Input ref={input} placeholder="词或短语" />
         </Form.Item>
         <Form.Item name="action" label="动作" extra="拒绝：发布时拒绝；待审：审核通过后才可见；标记：照常发布，同时进入审核台">
           <Radio.Group options={actionOptions} optionType="button" />
@@ -171,7 +174,7 @@ export default function WordList() {
       valueType: 'select',
       valueEnum: actionEnum,
       width: 96,
-      render: (_, word) => <Tag color={ACTION_COLORS[word.action]}>{ACTION_LABELS[word.action]}</Tag>,
+      render: (_, word) => <ActionTag action={word.action} />,
     },
     dateColumn<ModerationWord>('添加时间', 'createdAt'),
     ...(access.canSuperAdmin
