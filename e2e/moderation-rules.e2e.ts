@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { axeViolations, focused, pageOverflow, visit } from './page-checks';
+import { axeViolations, focused, narrowColumns, pageOverflow, visit, wrappedTexts } from './page-checks';
 import { type ApiClient, CAPTCHA, expectMessage, type RunningServer } from './support';
 import { browserSuite, button, eventually, type Saved } from './suite';
 
@@ -102,7 +102,7 @@ describe('审核规则', () => {
     await page.getByText(/^重新检查完成（.+）：共检查 \d+ 条，0 条进入审核台$/).waitFor();
   });
 
-  it('fits at 390, 768, 1280, 1440 and 1920 px and passes axe, both tabs', async () => {
+  it('fits at 390, 768, 1280, 1440 and 1920 px (no sideways scroll, no squeezed column) and passes axe, both tabs', async () => {
     for (const width of [390, 768, 1280, 1440, 1920]) {
       await page.setViewportSize({ width, height: 900 });
       await visit(page, `${server.url}/moderation`, '敏感词');
@@ -114,6 +114,15 @@ describe('审核规则', () => {
       await page.getByText('结果：待审').waitFor();
       expect({ width, overflow: await pageOverflow(page) }).toEqual({ width, overflow: 0 });
       expect({ width, axe: await axeOf() }).toEqual({ width, axe: [] });
+      // No column squeezed; from 1280 px no header or row action wraps (as every list, lists.e2e.ts).
+      expect({ width, narrow: await narrowColumns(page, 40) }).toEqual({ width, narrow: [] });
+      if (width >= 1280) {
+        const wrapped = [
+          ...(await wrappedTexts(page, '.ant-table-thead th')),
+          ...(await wrappedTexts(page, '.ant-table-tbody td:last-child')),
+        ];
+        expect({ width, wrapped }).toEqual({ width, wrapped: [] });
+      }
       await shot(`${width}-moderation-words`);
 
       await page.getByRole('tab', { name: '账号规则' }).click();
