@@ -32,6 +32,14 @@ const routes: AppRoute[] = [
     access: 'canNormalAdmin',
   },
   {
+    // Beside 审核台: what sends content there. Every admin reads the rules; a super admin changes them.
+    path: '/moderation',
+    name: '审核规则',
+    icon: 'SafetyOutlined',
+    component: './Moderation',
+    access: 'canNormalAdmin',
+  },
+  {
     path: '/admin',
     name: '管理员',
     icon: 'UserOutlined',

@@ -15,7 +15,7 @@ export function fileNameFrom(disposition: string | undefined): string | null {
 }
 
 /** Hands a blob to the browser as a download named `name`. */
-function saveBlob(blob: Blob, name: string) {
+export function saveBlob(blob: Blob, name: string) {
   const href = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = href;
