@@ -35,6 +35,7 @@ export const FIELD_LABELS: Record<string, string> = {
   wechat: '微信号',
   intro: '自我介绍',
   points: '积分',
+  reviewFirst: '先审后发',
   bookTitle: '书籍标题',
   bookPic: '书籍封面',
   downloadLink: '下载链接',
@@ -92,6 +93,7 @@ export function valueText(field: string, value: unknown, name: string | undefine
   if (name) return name;
   if (value === undefined || value === null || value === '') return EMPTY;
   if (field === 'enabled') return value === true || value === 'true' ? '启用' : '禁用';
+  if (field === 'reviewFirst') return value === true || value === 'true' ? '是' : '否';
   if (field === 'issueStatus') return value === true || value === 'true' ? '已通过' : '待审核';
   if (field === 'permission') return Number(value) === 1 ? '超级管理员' : '普通管理员';
   if (field === 'require2fa') return value === true || value === 'true' ? '要求' : '不要求';

@@ -21,6 +21,7 @@ const user = (nickname: string): User => ({
   intro: '',
   points: 100,
   enabled: true,
+  reviewFirst: false,
   registerDate: 1_700_000_000_000,
   lastLoginDate: 1_700_000_000_000,
 });

@@ -636,6 +636,68 @@ describe('moderation rules on member writes', () => {
   });
 });
 
+describe('先审后发: a member marked in the back-office', () => {
+  it('has each comment held until 审核台 approves it, the rule named; unmarked, posts at once again', async () => {
+    const member = await memberWithPassword('site-review-first-member');
+    const mark = (reviewFirst: boolean) =>
+      t.inject({ method: 'PATCH', url: `/api/user/${member.id}`, headers: bearer(root), payload: { reviewFirst } });
+    const marked = await mark(true);
+    expect(marked.statusCode).toBe(200);
+    expect(marked.json().data.reviewFirst).toBe(true);
+    const post = async () =>
+      (
+        await t.inject({
+          method: 'POST',
+          url: '/api/comment',
+          headers: bearer(member.token),
+          remoteAddress: member.ip,
+          payload: { commentContent: '<p>一条普通的评论</p>', commentType: 2, bookId, typeId },
+        })
+      ).json().data._id as string;
+    const visitorSees = async () =>
+      (
+        (await t.inject({ method: 'GET', url: `/api/comment/bookcomment/${bookId}?current=1&pageSize=100` })).json().data.data as Array<{
+          _id: string;
+        }>
+      ).map((c) => c._id);
+    const heldId = await post();
+    expect(await visitorSees()).not.toContain(heldId);
+    const queue = await t.inject({
+      method: 'GET',
+      url: '/api/review?current=1&pageSize=100&kind=comment&rule=reviewFirst',
+      headers: bearer(root),
+    });
+    expect(queue.statusCode).toBe(200);
+    expect((queue.json().data.data as Array<{ id: string }>).map((i) => i.id)).toContain(heldId);
+
+    expect((await mark(false)).json().data.reviewFirst).toBe(false);
+    const publishedId = await post();
+    expect(await visitorSees()).toContain(publishedId);
+  });
+
+  it('cannot be set or cleared by the member themself', async () => {
+    const member = await memberWithPassword('site-review-first-self');
+    const own = await t.inject({
+      method: 'PATCH',
+      url: `/api/user/${member.id}`,
+      headers: bearer(member.token),
+      remoteAddress: member.ip,
+      payload: { reviewFirst: false, intro: '自己改' },
+    });
+    expect(own.statusCode).toBeLessThan(500);
+    await t.inject({ method: 'PATCH', url: `/api/user/${member.id}`, headers: bearer(root), payload: { reviewFirst: true } });
+    await t.inject({
+      method: 'PATCH',
+      url: `/api/user/${member.id}`,
+      headers: bearer(member.token),
+      remoteAddress: member.ip,
+      payload: { reviewFirst: false },
+    });
+    const seen = await t.inject({ method: 'GET', url: `/api/user/${member.id}`, headers: bearer(root) });
+    expect(seen.json().data.reviewFirst).toBe(true);
+  });
+});
+
 describe('sanctions on member calls', () => {
   it('禁言 refuses questions, comments, nickname and intro with the end; 封禁 refuses sign-in and ends the sessions at once', async () => {
     const muted = await memberWithPassword('site-muted-member');

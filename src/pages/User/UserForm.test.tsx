@@ -19,6 +19,7 @@ const alice: User = {
   intro: '前端工程师',
   points: 120,
   enabled: true,
+  reviewFirst: false,
   registerDate: 1_700_000_000_000,
   lastLoginDate: 1_700_000_000_000,
 };
@@ -196,6 +197,18 @@ describe('edit user', () => {
     expect(patch?.url).toBe(`/api/user/${alice._id}`);
     expect(patch?.body).toEqual({ nickname: '爱丽丝二号', qq: '10001', wechat: '', version: 1 });
     await waitFor(() => expect(history.location.pathname).toBe('/user/userList'));
+  });
+
+  it('marks the member 先审后发 with its switch, sending only that change', async () => {
+    await openEditUser();
+    const toggle = await screen.findByRole('switch', { name: '先审后发' }, { timeout: 10_000 });
+    expect(toggle).not.toBeChecked();
+    fireEvent.click(toggle);
+
+    await submit('确认修改');
+
+    expect(await screen.findByText('信息修改成功')).toBeInTheDocument();
+    expect(sent.find((r) => r.method === 'PATCH')?.body).toEqual({ reviewFirst: true, version: 1 });
   });
 
   it('sends a new password only when one is typed', async () => {

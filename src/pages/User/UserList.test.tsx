@@ -19,6 +19,7 @@ const user = (n: number, loginId: string, extra: Partial<User> = {}): User => ({
   intro: '',
   points: 100 + n,
   enabled: true,
+  reviewFirst: false,
   registerDate: 1_700_000_000_000,
   lastLoginDate: 1_700_000_000_000,
   ...extra,

@@ -34,6 +34,7 @@ function toUser(row: UserRow): User {
     intro: row.intro,
     points: row.points,
     enabled: row.enabled,
+    reviewFirst: row.reviewFirst,
     registerDate: row.registerDate,
     lastLoginDate: row.lastLoginDate,
     version: row.version,

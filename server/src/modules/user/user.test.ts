@@ -40,6 +40,7 @@ const USER_KEYS = [
   'points',
   'qq',
   'registerDate',
+  'reviewFirst',
   'version',
   'wechat',
 ];
@@ -177,6 +178,7 @@ describe('PATCH /api/user/:id', () => {
       intro: '你好',
       points: 7,
       enabled: false,
+      reviewFirst: true,
     };
     const response = await t.inject({ method: 'PATCH', url: `/api/user/${id}`, ...as(normal), payload: changes });
     expect(response.statusCode).toBe(200);

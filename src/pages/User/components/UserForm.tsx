@@ -1,4 +1,4 @@
-import { ProForm, ProFormText, ProFormTextArea } from '@ant-design/pro-components';
+import { ProForm, ProFormSwitch, ProFormText, ProFormTextArea } from '@ant-design/pro-components';
 import type { Rule } from 'antd/es/form';
 import ImageUpload from '@/components/ImageUpload';
 import PasswordStrength from '@/components/PasswordStrength';
@@ -14,6 +14,8 @@ export interface UserFormValues {
   qq: string;
   wechat: string;
   intro: string;
+  /** 先审后发 (edit only): the member's questions and comments wait for 审核台. */
+  reviewFirst: boolean;
 }
 
 export const EMPTY_USER_FORM: UserFormValues = {
@@ -25,6 +27,7 @@ export const EMPTY_USER_FORM: UserFormValues = {
   qq: '',
   wechat: '',
   intro: '',
+  reviewFirst: false,
 };
 
 /** The profile fields an administrator may edit; the account itself stays as registered. */
@@ -43,6 +46,7 @@ export function toUserForm(user: User): UserFormValues {
     qq: user.qq,
     wechat: user.wechat,
     intro: user.intro,
+    reviewFirst: user.reviewFirst,
   };
 }
 
@@ -65,6 +69,7 @@ export function toUserChanges(values: UserFormValues, current: User): UpdateUser
     if (value !== current[field]) changes[field] = value;
   }
   if (values.loginPwd) changes.loginPwd = values.loginPwd;
+  if (Boolean(values.reviewFirst) !== current.reviewFirst) changes.reviewFirst = Boolean(values.reviewFirst);
   return changes;
 }
 
@@ -149,6 +154,7 @@ export default function UserFormFields({ mode }: { mode: 'add' | 'edit' }) {
         placeholder="选填"
         fieldProps={{ maxLength: 500, showCount: true, autoSize: { minRows: 3, maxRows: 8 } }}
       />
+      {!adding && <ProFormSwitch name="reviewFirst" label="先审后发" extra="开启后，该用户的问答和评论须在审核台通过后才公开" />}
     </>
   );
 }
