@@ -91,9 +91,16 @@ export const ENV_SCHEMA = Type.Object({
   /** How long a proof of identity (sign-in, POST /api/admin/me/reauth) lets the powerful actions through. */
   REAUTH_WINDOW_SECONDS: whole(30, 86_400, 900, '应为 30 到 86400 之间的秒数'),
   /** Where OpenTelemetry traces are sent (OTLP over HTTP, JSON; /v1/traces is appended); unset: no tracing. */
-  OTEL_EXPORTER_OTLP_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://', description: '应为 http:// 或 https:// 地址，如 http://127.0.0.1:4318' })),
+  OTEL_EXPORTER_OTLP_ENDPOINT: Type.Optional(
+    Type.String({ pattern: '^https?://', description: '应为 http:// 或 https:// 地址，如 http://127.0.0.1:4318' }),
+  ),
   /** The service.name the traces carry. */
-  OTEL_SERVICE_NAME: Type.String({ minLength: 1, maxLength: 128, default: 'coder-station-server', description: '长度应为 1 到 128 个字符' }),
+  OTEL_SERVICE_NAME: Type.String({
+    minLength: 1,
+    maxLength: 128,
+    default: 'coder-station-server',
+    description: '长度应为 1 到 128 个字符',
+  }),
 });
 export type Env = Static<typeof ENV_SCHEMA>;
 

@@ -47,7 +47,10 @@ function otlpReceiver() {
   return {
     spans,
     services,
-    start: () => new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`))),
+    start: () =>
+      new Promise<string>((resolve) =>
+        server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+      ),
     stop: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -95,7 +98,15 @@ function capture() {
   const stream = new PassThrough();
   let text = '';
   stream.on('data', (chunk) => (text += chunk));
-  return { stream, lines: () => text.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line)) };
+  return {
+    stream,
+    lines: () =>
+      text
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line)),
+  };
 }
 
 async function serve(env: Record<string, string>, tracing: Tracing | null) {
@@ -123,7 +134,11 @@ async function serve(env: Record<string, string>, tracing: Tracing | null) {
 
 async function signIn(base: string, requestId: string): Promise<string> {
   const captcha = await fetch(`${base}/res/captcha`);
-  const cookie = captcha.headers.getSetCookie().find((c) => c.startsWith('captcha_id='))?.split(';')[0] ?? '';
+  const cookie =
+    captcha.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('captcha_id='))
+      ?.split(';')[0] ?? '';
   const response = await fetch(`${base}/api/admin/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', cookie, 'x-request-id': requestId },
@@ -232,7 +247,11 @@ describe('tracing on', () => {
       const request = serverSpanOf(`traced-many-${i}`);
       expect(childrenOf(request).length).toBeGreaterThan(0);
     }
-    const serverIds = new Set(spans().filter((span) => span.kind === 2).map((span) => span.spanId));
+    const serverIds = new Set(
+      spans()
+        .filter((span) => span.kind === 2)
+        .map((span) => span.spanId),
+    );
     for (const span of spans().filter((s) => s.kind === 3)) {
       expect(serverIds.has(span.parentSpanId ?? '')).toBe(true);
       expect(spans().find((s) => s.spanId === span.parentSpanId)?.traceId).toBe(span.traceId);
