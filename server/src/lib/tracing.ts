@@ -43,8 +43,9 @@ export function startTracing(settings: NonNullable<Config['tracing']>): Tracing 
 
   const onStatement: StatementHook = (text) => {
     // Only the statements of a traced request: the background jobs' would each be a trace of its own.
+    // Nor those of a request the sampler left out (OTEL_TRACES_SAMPLER): nothing would be sent.
     const parent = context.active();
-    if (!trace.getSpan(parent)) return null;
+    if (!trace.getSpan(parent)?.isRecording()) return null;
     const span: Span = tracer.startSpan(
       operationOf(text),
       {
