@@ -15,7 +15,9 @@ import { registerOpenApi } from './plugins/openapi';
 import { registerSecurityHeaders } from './plugins/security';
 import { validatorOptions } from './plugins/validation';
 import { registerUnreadBody } from './plugins/unread-body';
+import { registerTracing } from './plugins/tracing';
 import { registerWeb } from './plugins/web';
+import type { Tracing } from './lib/tracing';
 import { createAudit } from './modules/audit/audit';
 import { createAuditRepository } from './modules/audit/audit.repository';
 import { createAuditRetention } from './modules/audit/audit.retention';
@@ -102,10 +104,15 @@ export interface AppOptions {
   database: Database;
   logging?: Logging;
   now?: () => number;
+  /**
+   * OpenTelemetry (lib/tracing.ts tracingFor), started before the database so that its statements
+   * are traced too; shut down (its last spans sent) when the app closes. Null or absent: off.
+   */
+  tracing?: Tracing | null;
 }
 
 /** Builds the whole application on a database that is already migrated. Never listens. */
-export async function buildApp({ config, database, logging = silentLogging(), now }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, database, logging = silentLogging(), now, tracing = null }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logging.logger,
     logController: logging.logController,
@@ -126,6 +133,8 @@ export async function buildApp({ config, database, logging = silentLogging(), no
     clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
   followAnswers(app.server);
+  // First, so that every request has its span, those the drain turns away included.
+  if (tracing) registerTracing(app, tracing);
 
   // Hooks that do not wait for anything are written with `done`: an async one costs every call a
   // promise and a turn of the microtask queue.

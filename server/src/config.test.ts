@@ -23,7 +23,20 @@ describe('configuration through its schema', () => {
       timeZone: 'Asia/Shanghai',
       sessionsInMemory: true,
       webRoot: null,
+      tracing: null,
     });
+  });
+
+  it('traces only when OTEL_EXPORTER_OTLP_ENDPOINT names an http(s) address', () => {
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: ' http://collector:4318 ' }).tracing).toEqual({
+      endpoint: 'http://collector:4318',
+      serviceName: 'coder-station-server',
+    });
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'https://otel.example.com/', OTEL_SERVICE_NAME: 'cs-admin' }).tracing).toEqual({
+      endpoint: 'https://otel.example.com/',
+      serviceName: 'cs-admin',
+    });
+    expect(loadConfig({ OTEL_SERVICE_NAME: 'cs-admin' }).tracing).toBeNull();
   });
 
   it('reads numbers, flags in the documented words, and trimmed text', () => {
@@ -51,6 +64,12 @@ describe('configuration through its schema', () => {
     ['AUDIT_RETENTION_DAYS', '1.5', '环境变量 AUDIT_RETENTION_DAYS 无效："1.5" 应为 1 到 36500 之间的天数'],
     ['SESSIONS_IN_MEMORY', 'maybe', '环境变量 SESSIONS_IN_MEMORY 无效："maybe" 应为 true 或 false'],
     ['LOG_LEVEL', 'loud', '环境变量 LOG_LEVEL 无效："loud" 应为 fatal、error、warn、info、debug、trace、silent 之一'],
+    [
+      'OTEL_EXPORTER_OTLP_ENDPOINT',
+      'collector:4318',
+      '环境变量 OTEL_EXPORTER_OTLP_ENDPOINT 无效："collector:4318" 应为 http:// 或 https:// 地址',
+    ],
+    ['OTEL_EXPORTER_OTLP_ENDPOINT', 'http://', '环境变量 OTEL_EXPORTER_OTLP_ENDPOINT 无效："http://" 应为 http:// 或 https:// 地址'],
     ['TIME_ZONE', '+08:00', '环境变量 TIME_ZONE 无效："+08:00" 不是 IANA 时区名（例如 Asia/Shanghai）'],
   ])('a bad %s (%s) stops the start with a message naming it', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);

@@ -90,6 +90,17 @@ export const ENV_SCHEMA = Type.Object({
   STOP_DELAY_MS: whole(0, 600_000, 0, '应为 0 到 600000 之间的毫秒数'),
   /** How long a proof of identity (sign-in, POST /api/admin/me/reauth) lets the powerful actions through. */
   REAUTH_WINDOW_SECONDS: whole(30, 86_400, 900, '应为 30 到 86400 之间的秒数'),
+  /** Where OpenTelemetry traces are sent (OTLP over HTTP, JSON; /v1/traces is appended); unset: no tracing. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: Type.Optional(
+    Type.String({ pattern: '^https?://', description: '应为 http:// 或 https:// 地址，如 http://127.0.0.1:4318' }),
+  ),
+  /** The service.name the traces carry. */
+  OTEL_SERVICE_NAME: Type.String({
+    minLength: 1,
+    maxLength: 128,
+    default: 'coder-station-server',
+    description: '长度应为 1 到 128 个字符',
+  }),
 });
 export type Env = Static<typeof ENV_SCHEMA>;
 
@@ -179,6 +190,18 @@ function webAuthn(env: Env): { rpId: string | null; rpName: string; origins: str
   return { rpId, rpName: env.WEBAUTHN_RP_NAME, origins: origins ?? (rpId !== null ? [`https://${rpId}`] : null) };
 }
 
+/** The traces' destination, or null when tracing is off (lib/tracing.ts). */
+function tracing(env: Env): { endpoint: string; serviceName: string } | null {
+  const raw = env.OTEL_EXPORTER_OTLP_ENDPOINT;
+  if (raw === undefined) return null;
+  try {
+    new URL(raw);
+  } catch {
+    throw new ConfigError('OTEL_EXPORTER_OTLP_ENDPOINT', `"${raw}" ${ENV_SCHEMA.properties.OTEL_EXPORTER_OTLP_ENDPOINT.description}`);
+  }
+  return { endpoint: raw, serviceName: env.OTEL_SERVICE_NAME };
+}
+
 function databaseUrl(raw: string | undefined): string | null {
   if (raw === undefined) return null;
   try {
@@ -237,6 +260,8 @@ function toConfig(env: Env, defaults: { webRoot?: string | null }) {
     stopDelayMs: env.STOP_DELAY_MS,
     /** How long after a proof of identity the actions marked `reauth` are allowed (plugins/reauth.ts). */
     reauthWindowMs: env.REAUTH_WINDOW_SECONDS * 1000,
+    /** OpenTelemetry traces: a span per request and per SQL statement; null: off. */
+    tracing: tracing(env),
     /** The built front end served at the root; null when there is none to serve. */
     webRoot: env.WEB_ROOT ? path.resolve(env.WEB_ROOT) : (defaults.webRoot ?? null),
   };

@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from './config';
 import type { Database } from './db/client';
 import { openConfiguredDatabase } from './db/configured';
 import { DataDirInUseError } from './lib/data-dir-lock';
+import { tracingFor } from './lib/tracing';
 import { createLogging } from './plugins/logging';
 import { createAdminRepository } from './modules/admin/admin.repository';
 import { loginKeyCollisions } from './db/login-keys';
@@ -37,7 +38,10 @@ function banner(url: string, database: Database, dataDir: string, first: FirstAd
 async function main() {
   const config = loadConfig(process.env, { webRoot: DEFAULT_WEB_ROOT });
   let feedLost = false;
+  // Before the database: its statements are traced through the hook given when it opens.
+  const tracing = tracingFor(config);
   const database = await openConfiguredDatabase(config, {
+    onStatement: tracing?.onStatement,
     onPoolError: (error) => console.error('数据库连接中断：', error.message),
     timeouts: config.databaseTimeouts,
     memo: config.sessionsInMemory,
@@ -66,7 +70,7 @@ async function main() {
     console.log('已填充演示数据（--demo）。');
   }
   const logging = await createLogging(config, { terminal: Boolean(process.stdout.isTTY) });
-  const app = await buildApp({ config, database, logging });
+  const app = await buildApp({ config, database, logging, tracing });
   // Accounts whose names already collided when the canonical names were first computed (migration
   // 0004): kept, and named at every start until someone renames or removes them.
   for (const collision of await loginKeyCollisions(database.db)) {

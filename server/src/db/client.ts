@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -13,7 +14,7 @@ import { Pool } from 'pg';
 import { listenForChanges, type FeedState } from './change-feed';
 import { postgresListen, type Listen } from './notifications';
 import { ALL_LAYERS, setLayers, type Layers } from './layers';
-import { preparedStatements } from './pglite-statements';
+import { preparedStatements, type QueryClient } from './pglite-statements';
 import { poolClient } from './statement-watch';
 import { ABANDON_MARGIN_MS, type DatabaseTimeouts } from './timeouts';
 
@@ -117,6 +118,12 @@ export interface DatabaseStats {
   feedLive: boolean | null;
 }
 
+/**
+ * Called as a statement is sent, with its text (never its parameters); what it answers, if
+ * anything, is called once with the statement's error (null when it succeeded).
+ */
+export type StatementHook = (text: string) => ((error: unknown) => void) | null;
+
 interface QueryObserver {
   /** The optimisations to run (db/layers.ts); every one unless said otherwise. */
   layers?: Layers;
@@ -125,6 +132,8 @@ interface QueryObserver {
    * a call; the benchmark replays them through pgbench).
    */
   onQuery?: (sql: string, params: unknown[]) => void;
+  /** Around every statement the server sends, on both drivers (lib/tracing.ts: a span each). */
+  onStatement?: StatementHook;
 }
 
 export type DatabaseOptions = QueryObserver &
@@ -156,6 +165,42 @@ export type DatabaseOptions = QueryObserver &
 
 function queryLogger({ onQuery }: QueryObserver) {
   return onQuery ? { logQuery: (query: string, params: unknown[]) => onQuery(query, params) } : undefined;
+}
+
+/**
+ * A pool that gives a waiting caller its client in the caller's own async context: pg-pool hands it
+ * over from the call that released it, whose request a statement's span would otherwise join.
+ */
+class CallerContextPool extends Pool {
+  // biome-ignore lint/suspicious/noExplicitAny: pg's connect() overloads take and give any; this forwards them.
+  connect(callback?: any): any {
+    return callback ? super.connect(AsyncResource.bind(callback)) : super.connect();
+  }
+}
+
+/** What drizzle's PGlite driver calls on its client: PGlite's public query and transaction. */
+type TransactionClient = QueryClient & { transaction<T>(work: (tx: QueryClient) => Promise<T>): Promise<T> };
+
+/** `client` with `onStatement` around each of its statements, those of its transactions included. */
+function observed(client: TransactionClient, onStatement: StatementHook): TransactionClient {
+  const observe = (inner: QueryClient): QueryClient => ({
+    async query<T>(text: string, params?: unknown[], queryOptions?: Parameters<QueryClient['query']>[2]) {
+      const end = onStatement(text);
+      try {
+        const result = await inner.query<T>(text, params, queryOptions);
+        end?.(null);
+        return result;
+      } catch (error) {
+        end?.(error);
+        throw error;
+      }
+    },
+  });
+  const outside = observe(client);
+  return {
+    query: (text, params, queryOptions) => outside.query(text, params, queryOptions),
+    transaction: (work) => client.transaction((tx) => work(observe(tx))),
+  } as TransactionClient;
 }
 
 export function migrationsFolder(): string {
@@ -192,7 +237,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const layers = options.layers ?? ALL_LAYERS;
     let writes = 0;
     const feed = options.memo && layers.sessions ? listenForChanges({ url: options.url, onState: options.onFeedState }) : null;
-    const pool = new Pool({
+    const pool = new (options.onStatement ? CallerContextPool : Pool)({
       connectionString: options.url,
       max: options.poolSize ?? DEFAULT_POOL_SIZE,
       // Without time-outs (the command-line tools) a long statement or lock wait is allowed.
@@ -204,6 +249,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       Client: poolClient({
         boundMs: timeouts && layers.watch ? timeouts.statementMs + ABANDON_MARGIN_MS : null,
         onWrite: feed ? () => void writes++ : null,
+        onStatement: options.onStatement ?? null,
       }),
       // A connection whose peer vanished without closing it is noticed instead of hanging.
       keepAlive: true,
@@ -272,7 +318,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const layers = options.layers ?? ALL_LAYERS;
   // Without the statement client, drizzle's own PGlite driver over PGlite's query().
   const statements = layers.statements ? preparedStatements(client) : null;
-  const db = drizzlePglite({ client: (statements ?? client) as unknown as PGlite, schema, logger: queryLogger(options) }) as unknown as Db;
+  const queries: TransactionClient = statements ?? (client as unknown as TransactionClient);
+  const db = drizzlePglite({
+    client: (options.onStatement ? observed(queries, options.onStatement) : queries) as unknown as PGlite,
+    schema,
+    logger: queryLogger(options),
+  }) as unknown as Db;
   setLayers(db, layers);
   if (statements && layers.sessions && options.memo !== false) changeVersions.set(db, statements.writes);
   return {

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Config } from '../config';
 import { lockDataDir } from '../lib/data-dir-lock';
 import type { FeedState } from './change-feed';
-import { openDatabase, type Database, type DatabaseTimeouts } from './client';
+import { openDatabase, type Database, type DatabaseTimeouts, type StatementHook } from './client';
 import { parseLayers, type Layers } from './layers';
 
 /**
@@ -29,6 +29,8 @@ export async function openConfiguredDatabase(
     memo?: boolean;
     onFeedState?: (state: FeedState) => void;
     layers?: Layers;
+    /** Around every statement (lib/tracing.ts). */
+    onStatement?: StatementHook;
   } = {},
 ): Promise<Database> {
   const layers = options.layers ?? configuredLayers();
@@ -45,8 +47,15 @@ export async function openConfiguredDatabase(
             memo: options.memo,
             onFeedState: options.onFeedState,
             layers,
+            onStatement: options.onStatement,
           }
-        : { kind: 'embedded', dataDir: path.join(config.dataDir, 'pglite'), memo: options.memo ?? true, layers },
+        : {
+            kind: 'embedded',
+            dataDir: path.join(config.dataDir, 'pglite'),
+            memo: options.memo ?? true,
+            layers,
+            onStatement: options.onStatement,
+          },
     );
   } catch (error) {
     release();

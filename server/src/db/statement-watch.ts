@@ -32,8 +32,17 @@ export const STATEMENT_WATCH_MS = 50;
  * `onWrite`: called once a statement that may have written has finished (a COMMIT included), for
  * memoUntilWrite: this process's own writes are known at once, before any notification.
  */
-export function poolClient({ boundMs, onWrite }: { boundMs: number | null; onWrite: (() => void) | null }): typeof pg.Client {
-  if (boundMs === null && onWrite === null) return pg.Client;
+export function poolClient({
+  boundMs,
+  onWrite,
+  onStatement = null,
+}: {
+  boundMs: number | null;
+  onWrite: (() => void) | null;
+  /** db/client.ts StatementHook: called as each statement is sent and, with its error, once it is answered. */
+  onStatement?: ((text: string) => ((error: unknown) => void) | null) | null;
+}): typeof pg.Client {
+  if (boundMs === null && onWrite === null && onStatement === null) return pg.Client;
   // Per connection, when each of its unanswered statements was sent: a connection answers its
   // statements in the order they were sent, so the first is the oldest. The watch runs while the
   // pool has connections.
@@ -73,20 +82,22 @@ export function poolClient({ boundMs, onWrite }: { boundMs: number | null; onWri
       if (typeof config?.submit === 'function') return super.query(config, values, callback);
       if (typeof values === 'function') [values, callback] = [undefined, values];
       if (boundMs !== null) this.sent.push(performance.now());
+      const end = onStatement?.(typeof config === 'string' ? config : String(config?.text)) ?? null;
       const settle = (error: Error | null, result: unknown) => {
         this.sent.shift();
         if (onWrite && mayHaveWritten(error, result)) onWrite();
+        end?.(error);
       };
       if (typeof callback === 'function') {
         const done = callback as QueryCallback;
-        return this.submitted(() =>
+        return this.submitted(end, () =>
           super.query(config, values, (error: Error | null, result: unknown) => {
             settle(error, result);
             done(error, result);
           }),
         );
       }
-      return (this.submitted(() => super.query(config, values)) as Promise<unknown>).then(
+      return (this.submitted(end, () => super.query(config, values)) as Promise<unknown>).then(
         (result) => {
           settle(null, result);
           return result;
@@ -99,11 +110,12 @@ export function poolClient({ boundMs, onWrite }: { boundMs: number | null; onWri
     }
 
     /** A statement that failed before it was sent is no longer waited for. */
-    private submitted<T>(send: () => T): T {
+    private submitted<T>(end: ((error: unknown) => void) | null, send: () => T): T {
       try {
         return send();
       } catch (error) {
         this.sent.pop();
+        end?.(error);
         throw error;
       }
     }
