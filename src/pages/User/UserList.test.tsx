@@ -167,7 +167,7 @@ describe('user list', () => {
     expect(await screen.findByText('该用户已被禁用')).toBeInTheDocument();
     const patch = sent.find((r) => r.method === 'PATCH');
     expect(patch?.url).toBe(`/api/user/${users[0]._id}`);
-    expect(patch?.body).toEqual({ enabled: false });
+    expect(patch?.body).toEqual({ enabled: false, version: 1 });
   });
 
   it('shows the details with 「未填写」 for empty contact fields', async () => {
