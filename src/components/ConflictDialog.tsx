@@ -67,7 +67,14 @@ export default function ConflictDialog({ conflict, mine, onReload, onOverwrite, 
         locale={{ emptyText: '记录的版本已变化' }}
         scroll={{ x: true }}
         columns={[
-          { title: '字段', dataIndex: 'field', render: (field: string) => fieldLabel(field) },
+          // A field's name in one line: on a phone the column would otherwise break it character by character.
+          {
+            title: '字段',
+            dataIndex: 'field',
+            onHeaderCell: () => ({ style: { whiteSpace: 'nowrap' } }),
+            onCell: () => ({ style: { whiteSpace: 'nowrap' } }),
+            render: (field: string) => fieldLabel(field),
+          },
           { title: '对方的修改', render: (_, change) => (change.note ? change.note : shown(change.after)) },
           { title: '修改人', render: (_, change) => `${change.by}（${formatDate(change.at)}）` },
           { title: '我的修改', render: (_, change) => shown(mine[change.field]) },

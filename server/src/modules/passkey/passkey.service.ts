@@ -25,7 +25,14 @@ import { newId } from '../../lib/ids';
 import type { AdminRepository, AdminRow } from '../admin/admin.repository';
 import type { Actor, Audit } from '../audit/audit';
 import type { AuthRepository } from '../auth/auth.repository';
-import { type AuthService, type ClientInfo, PASSKEY_SIGN_IN, THROTTLE_MAX_FAILURES, THROTTLE_WINDOW_MS, throttleKeys } from '../auth/auth.service';
+import {
+  type AuthService,
+  type ClientInfo,
+  PASSKEY_SIGN_IN,
+  THROTTLE_MAX_FAILURES,
+  THROTTLE_WINDOW_MS,
+  throttleKeys,
+} from '../auth/auth.service';
 import type { ChallengePurpose, PasskeyRepository, PasskeyRow } from './passkey.repository';
 
 /** A challenge is answered within this time or not at all (the browser's own timeout is the same). */
