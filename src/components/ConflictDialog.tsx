@@ -24,6 +24,16 @@ function shown(value: unknown): string {
 }
 
 /**
+ * What a one-click edit (a switch) says on 409 VERSION_CONFLICT, once the screen reloaded the record:
+ * a switch has no form to keep, so a dialog would only ask the same question twice.
+ */
+export function staleSwitchMessage(conflict: VersionConflict | undefined, what: string): string {
+  const last = conflict?.changes.at(-1);
+  const who = last ? `${last.by}（${formatDate(last.at)}）` : '其他管理员';
+  return `${what}已被 ${who}修改，已载入最新状态，请确认后再操作`;
+}
+
+/**
  * Someone saved the record after this edit started: their changes beside mine, field by field,
  * and the choice to reload or to overwrite on purpose. Nothing was saved yet.
  */
@@ -57,7 +67,14 @@ export default function ConflictDialog({ conflict, mine, onReload, onOverwrite, 
         locale={{ emptyText: '记录的版本已变化' }}
         scroll={{ x: true }}
         columns={[
-          { title: '字段', dataIndex: 'field', render: (field: string) => fieldLabel(field) },
+          // A field's name in one line: on a phone the column would otherwise break it character by character.
+          {
+            title: '字段',
+            dataIndex: 'field',
+            onHeaderCell: () => ({ style: { whiteSpace: 'nowrap' } }),
+            onCell: () => ({ style: { whiteSpace: 'nowrap' } }),
+            render: (field: string) => fieldLabel(field),
+          },
           { title: '对方的修改', render: (_, change) => (change.note ? change.note : shown(change.after)) },
           { title: '修改人', render: (_, change) => `${change.by}（${formatDate(change.at)}）` },
           { title: '我的修改', render: (_, change) => shown(mine[change.field]) },

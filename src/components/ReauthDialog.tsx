@@ -1,4 +1,4 @@
-import { Alert, Button, Form, Input, Modal, Segmented } from 'antd';
+import { Alert, Button, Form, Input, type InputRef, Modal, Segmented } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { describeRequestError } from '@/requestErrorConfig';
 import { reauth } from '@/services/account';
@@ -22,6 +22,9 @@ export function ReauthDialog({ open, onProved, onCancel }: ReauthDialogProps) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
   const [form] = Form.useForm<{ password?: string; code?: string }>();
+  // The modal puts the focus on its own panel once opened, after the field's autoFocus: the field
+  // takes it back then, so that the keyboard types the proof at once.
+  const field = useRef<InputRef>(null);
 
   useEffect(() => {
     if (!open) return;
@@ -53,6 +56,9 @@ export function ReauthDialog({ open, onProved, onCancel }: ReauthDialogProps) {
       title="验证身份"
       onCancel={onCancel}
       destroyOnHidden
+      afterOpenChange={(opened) => {
+        if (opened) field.current?.focus();
+      }}
       footer={[
         <Button key="cancel" onClick={onCancel}>
           取消
@@ -77,11 +83,11 @@ export function ReauthDialog({ open, onProved, onCancel }: ReauthDialogProps) {
           <p>点击“验证并继续”，按浏览器的提示使用已添加的通行密钥。</p>
         ) : kind === 'password' ? (
           <Form.Item name="password" label="密码" rules={[{ required: true, message: '请输入密码' }]}>
-            <Input.Password autoFocus autoComplete="current-password" onPressEnter={submit} />
+            <Input.Password ref={field} autoFocus autoComplete="current-password" onPressEnter={submit} />
           </Form.Item>
         ) : (
           <Form.Item name="code" label="动态验证码" rules={[{ required: true, pattern: /^[0-9]{6}$/, message: '请输入 6 位动态验证码' }]}>
-            <Input autoFocus inputMode="numeric" autoComplete="one-time-code" maxLength={6} onPressEnter={submit} />
+            <Input ref={field} autoFocus inputMode="numeric" autoComplete="one-time-code" maxLength={6} onPressEnter={submit} />
           </Form.Item>
         )}
       </Form>

@@ -111,9 +111,9 @@ describe('type model', () => {
       jest.fn(async () => type('2', 'CSS3')),
     );
 
-    await expect(model.run('edit', { id: idOf('2'), typeName: 'CSS3' })).resolves.toBeUndefined();
+    await expect(model.run('edit', { id: idOf('2'), typeName: 'CSS3', version: 1 })).resolves.toBeUndefined();
 
-    expect(patch).toHaveBeenCalledWith(idOf('2'), 'CSS3');
+    expect(patch).toHaveBeenCalledWith(idOf('2'), 'CSS3', 1);
     expect(model.state.typeList).toEqual([type('1', 'HTML'), type('2', 'CSS3'), type('3', 'JS')]);
   });
 

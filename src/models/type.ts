@@ -9,6 +9,8 @@ export interface TypeModelState {
 export interface RenameTypePayload {
   id: string;
   typeName: string;
+  /** The version the rename started from; omitted, the rename overwrites whatever is there. */
+  version?: number;
 }
 
 /*
@@ -38,8 +40,9 @@ const TypeModel = {
     },
 
     *edit({ payload }: PayloadAction<RenameTypePayload>, { call, put }: EffectsCommandMap) {
-      yield call(updateType, payload.id, payload.typeName);
-      yield put({ type: 'renameType', payload });
+      const renamed = (yield call(updateType, payload.id, payload.typeName, payload.version)) as TypeRecord;
+      // The answer carries the new version, which the next rename must send.
+      yield put({ type: 'replaceType', payload: renamed });
     },
   },
 
@@ -56,8 +59,8 @@ const TypeModel = {
       return { ...state, typeList: state.typeList.filter((type) => type._id !== id) };
     },
 
-    renameType(state: TypeModelState, { payload }: PayloadAction<RenameTypePayload>): TypeModelState {
-      const typeList = state.typeList.map((type) => (type._id === payload.id ? { ...type, typeName: payload.typeName } : type));
+    replaceType(state: TypeModelState, { payload }: PayloadAction<TypeRecord>): TypeModelState {
+      const typeList = state.typeList.map((type) => (type._id === payload._id ? payload : type));
       return { ...state, typeList };
     },
   },

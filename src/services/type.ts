@@ -12,8 +12,9 @@ export function createType(typeName: string): Promise<TypeRecord> {
   return api<TypeRecord>('/api/type', { method: 'POST', data: { typeName } });
 }
 
-export function updateType(id: string, typeName: string): Promise<TypeRecord> {
-  return api<TypeRecord>(path(id), { method: 'PATCH', data: { typeName } });
+/** Renames a type; with the version the rename started from, a rename since is refused with 409. */
+export function updateType(id: string, typeName: string, version?: number): Promise<TypeRecord> {
+  return api<TypeRecord>(path(id), { method: 'PATCH', data: { typeName, version } });
 }
 
 export async function removeType(id: string): Promise<void> {

@@ -77,6 +77,11 @@ export const adminSessions = pgTable(
     userAgent: text('user_agent').notNull().default(''),
     /** When the admin last proved who they are in this session (sign-in, POST /api/admin/me/reauth). */
     reauthAt: epochMs('reauth_at'),
+    /**
+     * Signed in with a passkey (both factors at once): such a session satisfies require_2fa
+     * without TOTP; a password sign-in of the same admin does not (decision 0015).
+     */
+    signedInWithPasskey: boolean('signed_in_with_passkey').notNull().default(false),
   },
   (t) => [index('admin_sessions_admin_id_idx').on(t.adminId), index('admin_sessions_expires_at_idx').on(t.expiresAt)],
 );

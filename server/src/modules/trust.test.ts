@@ -220,6 +220,19 @@ describe('proof before power', () => {
     expect(row.reauthAt).not.toBeNull();
   });
 
+  it('a password proves who the admin is on a host without a passkey relying party (none configured, not localhost)', async () => {
+    const admin = await t.createAdmin(`rp-${Date.now().toString(36)}`, 1);
+    t.clock.advance(WINDOW_MS + 1000);
+    const proof = await t.inject({
+      method: 'POST',
+      url: '/api/admin/me/reauth',
+      headers: { ...bearer(admin.token), host: '127.0.0.1:8080' },
+      payload: { password: admin.password },
+    });
+    expect(proof.statusCode).toBe(200);
+    expect((await call(admin.token, 'GET', '/api/user/export')).statusCode).toBe(200);
+  });
+
   it('after the proof, every listed action goes through (the answer is the action’s own)', async () => {
     const admin = await t.createAdmin(`all-${Date.now().toString(36)}`, 1);
     t.clock.advance(WINDOW_MS + 1000);

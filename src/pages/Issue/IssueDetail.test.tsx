@@ -135,8 +135,30 @@ describe('issue detail', () => {
     expect(await screen.findByText('该问题审核已通过')).toBeInTheDocument();
     const patch = sent.find((r) => r.method === 'PATCH');
     expect(patch?.url).toBe(`/api/issue/${issue._id}`);
-    expect(patch?.body).toEqual({ issueStatus: true });
+    expect(patch?.body).toEqual({ issueStatus: true, version: 1 });
     expect(within(field('审核状态')).getByRole('switch')).toBeChecked();
+  });
+
+  it('on 409 VERSION_CONFLICT says who changed it and shows the issue as it is now', async () => {
+    const conflict = {
+      yourVersion: 1,
+      currentVersion: 2,
+      changes: [{ field: 'issueStatus', before: false, after: true, by: 'editor2', at: Date.UTC(2026, 0, 2, 3, 4, 5) }],
+      current: { ...issue, issueStatus: true, version: 2 },
+    };
+    handle = (req) =>
+      req.method === 'PATCH'
+        ? { status: 409, body: { success: false, code: 409, msg: '记录已被他人修改', data: null, errorCode: 'VERSION_CONFLICT', conflict } }
+        : undefined;
+    await openLoadedIssue();
+
+    await act(async () => {
+      fireEvent.click(within(field('审核状态')).getByRole('switch'));
+    });
+
+    expect(await screen.findByText(/^该问答已被 editor2（.*）修改，已载入最新状态，请确认后再操作$/)).toBeInTheDocument();
+    expect(within(field('审核状态')).getByRole('switch')).toBeChecked();
+    expect(screen.queryByText('该问题审核已通过')).toBeNull();
   });
 
   it('keeps the switch as it was when the server refuses', async () => {

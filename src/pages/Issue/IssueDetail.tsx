@@ -12,6 +12,8 @@ import { useLoaded } from '@/hooks/useLoaded';
 import { useTypeOptions } from '@/hooks/useTypeOptions';
 import { listIssueComments, removeComment } from '@/services/comment';
 import { getIssue, updateIssue } from '@/services/issue';
+import { staleSwitchMessage } from '@/components/ConflictDialog';
+import { conflictOf } from '@/requestErrorConfig';
 import type { CommentRow } from '#contract/comment';
 import type { Issue } from '#contract/issue';
 import { DEFAULT_PAGE_SIZE, FIRST_PAGE } from '#contract/values/paging';
@@ -107,11 +109,16 @@ function IssueSummary({ issue, onChange }: { issue: Issue; onChange: (change: (i
   const onToggle = async (issueStatus: boolean) => {
     setSwitching(true);
     try {
-      await updateIssue(issue._id, { issueStatus });
-      onChange((current) => ({ ...current, issueStatus }));
+      const saved = await updateIssue(issue._id, { issueStatus, version: issue.version });
+      onChange((current) => ({ ...current, issueStatus, version: saved.version }));
       message.success(issueStatus ? '该问题审核已通过' : '该问题待审核');
-    } catch {
-      // The global error handler has shown the server's message.
+    } catch (error) {
+      // A conflict is not shown by the request layer: say who changed it and show it as it is now.
+      const conflict = conflictOf(error);
+      if (conflict) {
+        message.warning(staleSwitchMessage(conflict, '该问答'));
+        onChange((current) => ({ ...current, ...(conflict.current as Partial<Issue>) }));
+      }
     } finally {
       setSwitching(false);
     }

@@ -63,7 +63,40 @@ describe('issue list', () => {
     expect(await screen.findByText('该问题审核已通过')).toBeInTheDocument();
     const patch = sent.find((r) => r.method === 'PATCH');
     expect(patch?.url).toBe(`/api/issue/${issue._id}`);
-    expect(patch?.body).toEqual({ issueStatus: true });
+    expect(patch?.body).toEqual({ issueStatus: true, version: 1 });
+  });
+
+  it('on 409 VERSION_CONFLICT says who approved it meanwhile and shows the list as it is now', async () => {
+    const approved = { ...issue, issueStatus: true, version: 2 };
+    let current = issue;
+    net.handle = (req) => {
+      if (req.method === 'PATCH') {
+        current = approved;
+        const conflict = {
+          yourVersion: 1,
+          currentVersion: 2,
+          changes: [{ field: 'issueStatus', before: false, after: true, by: 'editor2', at: Date.UTC(2026, 0, 2, 3, 4, 5) }],
+          current: approved,
+        };
+        return {
+          status: 409,
+          body: { success: false, code: 409, msg: '记录已被他人修改', data: null, errorCode: 'VERSION_CONFLICT', conflict },
+        };
+      }
+      if (req.method === 'GET' && req.url.startsWith('/api/issue?')) return pageReply(req.url, [current], 1);
+      return undefined;
+    };
+    await openIssues();
+
+    await act(async () => {
+      fireEvent.click(within(rowOf('闭包是什么')).getByRole('switch'));
+    });
+
+    expect(await screen.findByText(/^该问答已被 editor2（.*）修改，已载入最新状态，请确认后再操作$/)).toBeInTheDocument();
+    await waitFor(() => expect(within(rowOf('闭包是什么')).getByRole('switch')).toBeChecked());
+    expect(sent.filter((r) => r.method === 'PATCH')).toHaveLength(1);
+    expect(screen.queryByText('该问题审核已通过')).toBeNull();
+    expect(screen.queryByText('记录已被他人修改')).toBeNull();
   });
 
   it('deletes an issue after the confirmation', async () => {

@@ -14,6 +14,8 @@ import type { Issue, IssueListQuery } from '#contract/issue';
 import { message } from '@/utils/feedback';
 import { cut, plainExcerpt } from '@/utils/format';
 import { RowAction } from '@/components/RowAction';
+import { staleSwitchMessage } from '@/components/ConflictDialog';
+import { conflictOf, errorCodeOf } from '@/requestErrorConfig';
 
 interface ColumnContext {
   types: ReturnType<typeof useTypeOptions>;
@@ -108,11 +110,16 @@ export default function IssueList() {
   const onToggle = (issue: Issue, issueStatus: boolean) =>
     whilePending(issue._id, async () => {
       try {
-        await updateIssue(issue._id, { issueStatus });
+        await updateIssue(issue._id, { issueStatus, version: issue.version });
         message.success(issueStatus ? '该问题审核已通过' : '该问题待审核');
         await reload();
-      } catch {
-        // The global error handler has shown the server's message.
+      } catch (error) {
+        // A conflict is not shown by the request layer: say who changed it and show it as it is now.
+        // Anything else the global error handler has shown.
+        if (errorCodeOf(error) === 'VERSION_CONFLICT') {
+          message.warning(staleSwitchMessage(conflictOf(error), '该问答'));
+          await reload();
+        }
       }
     });
 

@@ -308,7 +308,9 @@ describe('required two-step sign-in', () => {
     await waitFor(() => expect(`${history.location.pathname}${history.location.search}`).toBe('/settings?tab=twoFactor'), {
       timeout: 10_000,
     });
-    expect(await screen.findByText('系统要求所有管理员开启两步验证，开启后才能使用其他功能。')).toBeInTheDocument();
+    expect(
+      await screen.findByText('系统要求所有管理员开启两步验证，开启后才能使用其他功能；已添加通行密钥的管理员也可以退出后用通行密钥登录。'),
+    ).toBeInTheDocument();
 
     await act(async () => {
       history.push('/book/bookList');

@@ -127,8 +127,80 @@ describe('type list', () => {
     expect(await screen.findByText('修改类型成功')).toBeInTheDocument();
     expect(sent.find((r) => r.method === 'PATCH')).toMatchObject({
       url: `/api/type/${type(1, '')._id}`,
-      body: { typeName: 'HTML5' },
+      body: { typeName: 'HTML5', version: 1 },
     });
     expect(screen.getByText('HTML5')).toBeInTheDocument();
+  });
+
+  describe('a rename someone else overtook (409 VERSION_CONFLICT)', () => {
+    const renamedBy = { ...type(1, 'HyperText'), version: 2 };
+    const conflict = {
+      yourVersion: 1,
+      currentVersion: 2,
+      changes: [{ field: 'typeName', before: 'HTML', after: 'HyperText', by: 'editor2', at: Date.UTC(2026, 0, 2, 3, 4, 5) }],
+      current: renamedBy,
+    };
+    const conflictReply = { ...refusal(409, '记录已被他人修改', 'VERSION_CONFLICT') } as { status: number; body: object };
+    conflictReply.body = { ...conflictReply.body, conflict };
+
+    async function renameHtml() {
+      await openTypes();
+      fireEvent.click(within(rowOf('HTML')).getByRole('button', { name: '修改分类名称' }));
+      const editor = within(rowOf('HTML')).getByRole('textbox');
+      fireEvent.change(editor, { target: { value: 'HTML5' } });
+      await act(async () => {
+        fireEvent.keyDown(editor, { key: 'Enter', keyCode: 13 });
+        fireEvent.keyUp(editor, { key: 'Enter', keyCode: 13 });
+      });
+      return screen.findByRole('dialog');
+    }
+
+    it('shows their name beside mine; 仍然保存 sends mine again against the current version', async () => {
+      handle = (req) => {
+        if (req.method !== 'PATCH') return undefined;
+        const { version } = req.body as { version?: number };
+        return version === 2 ? { status: 200, body: envelope({ ...type(1, 'HTML5'), version: 3 }) } : conflictReply;
+      };
+      const dialog = await renameHtml();
+
+      expect(within(dialog).getByText('记录已被其他管理员修改')).toBeInTheDocument();
+      expect(within(dialog).getByText('HyperText')).toBeInTheDocument();
+      expect(within(dialog).getByText('HTML5')).toBeInTheDocument();
+      expect(within(dialog).getByText(/^editor2（/)).toBeInTheDocument();
+      // The request layer leaves a conflict to the screen: no error toast beside the dialog.
+      expect(screen.queryByText('记录已被他人修改')).toBeNull();
+      await act(async () => {
+        fireEvent.click(within(dialog).getByRole('button', { name: '仍然保存' }));
+      });
+
+      expect(await screen.findByText('修改类型成功')).toBeInTheDocument();
+      expect(sent.filter((r) => r.method === 'PATCH').map((r) => r.body)).toEqual([
+        { typeName: 'HTML5', version: 1 },
+        { typeName: 'HTML5', version: 2 },
+      ]);
+      // The row (not the closed dialog, which stays in the page) shows my name now.
+      const table = rowOf('JavaScript').closest('tbody') as HTMLElement;
+      expect(within(table).getByText('HTML5')).toBeInTheDocument();
+    });
+
+    it('重新载入 drops mine and shows the list as it is now', async () => {
+      let listed = [type(1, 'HTML'), type(2, 'JavaScript')];
+      handle = (req) => {
+        if (req.method === 'PATCH') {
+          listed = [renamedBy, type(2, 'JavaScript')];
+          return conflictReply;
+        }
+        if (req.method === 'GET' && req.url === '/api/type') return { status: 200, body: envelope(listed) };
+        return undefined;
+      };
+      const dialog = await renameHtml();
+      await act(async () => {
+        fireEvent.click(within(dialog).getByRole('button', { name: '重新载入' }));
+      });
+
+      expect(await screen.findByText('HyperText', { selector: 'td *' })).toBeInTheDocument();
+      expect(sent.filter((r) => r.method === 'PATCH')).toHaveLength(1);
+      expect(screen.queryByText('修改类型成功')).toBeNull();
+    });
   });
 });

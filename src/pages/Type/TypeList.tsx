@@ -6,7 +6,10 @@ import { indexColumn, tableOptions } from '@/components/listColumns';
 import { DeleteAction } from '@/components/ListActions';
 import { useLocalPagination } from '@/hooks/useLocalPagination';
 import { useTypeStore } from '@/hooks/useTypeStore';
+import ConflictDialog from '@/components/ConflictDialog';
+import { conflictOf } from '@/requestErrorConfig';
 import { alreadyShown } from '@/services/api';
+import type { VersionConflict } from '#contract/version';
 import type { TypeRecord } from '#contract/type';
 import { message } from '@/utils/feedback';
 
@@ -53,6 +56,8 @@ export default function TypeList() {
   const { pagination, serial } = useLocalPagination(typeList.length);
   const [form] = Form.useForm<{ typeName: string }>();
   const [adding, setAdding] = useState(false);
+  // A rename refused with 409 VERSION_CONFLICT: what changed since, and the rename to send again.
+  const [clash, setClash] = useState<{ conflict: VersionConflict; id: string; typeName: string }>();
 
   useEffect(() => {
     if (typeList.length === 0) init().catch(alreadyShown);
@@ -91,11 +96,18 @@ export default function TypeList() {
       message.warning(DUPLICATE);
       return;
     }
+    await send(type._id, name, type.version);
+  };
+
+  // Sent against the version the list showed, or, overwriting on purpose, the one a conflict reported.
+  const send = async (id: string, typeName: string, version: number) => {
     try {
-      await rename({ id: type._id, typeName: name });
+      await rename({ id, typeName, version });
       message.success('修改类型成功');
-    } catch {
-      // Shown by the request layer; the old name stays.
+    } catch (error) {
+      const conflict = conflictOf(error);
+      if (conflict) setClash({ conflict, id, typeName });
+      // Anything else is shown by the request layer; the old name stays.
     }
   };
 
@@ -123,6 +135,20 @@ export default function TypeList() {
         search={false}
         pagination={pagination}
         options={{ ...tableOptions, reload: () => init().catch(alreadyShown) }}
+      />
+      <ConflictDialog
+        conflict={clash?.conflict}
+        mine={{ typeName: clash?.typeName }}
+        onCancel={() => setClash(undefined)}
+        onReload={() => {
+          setClash(undefined);
+          init().catch(alreadyShown);
+        }}
+        onOverwrite={() => {
+          if (!clash) return;
+          setClash(undefined);
+          send(clash.id, clash.typeName, clash.conflict.currentVersion);
+        }}
       />
     </PageContainer>
   );

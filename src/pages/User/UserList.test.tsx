@@ -168,7 +168,37 @@ describe('user list', () => {
     expect(await screen.findByText('该用户已被禁用')).toBeInTheDocument();
     const patch = sent.find((r) => r.method === 'PATCH');
     expect(patch?.url).toBe(`/api/user/${users[0]._id}`);
-    expect(patch?.body).toEqual({ enabled: false });
+    expect(patch?.body).toEqual({ enabled: false, version: 1 });
+  });
+
+  it('on 409 VERSION_CONFLICT says who changed the user and shows the list as it is now', async () => {
+    handle = (req) => {
+      if (req.method !== 'PATCH') return undefined;
+      const changed = { ...users[0], nickname: '改过的昵称', version: 2 };
+      users = [changed, users[1]];
+      const conflict = {
+        yourVersion: 1,
+        currentVersion: 2,
+        changes: [{ field: 'nickname', before: '昵称1', after: '改过的昵称', by: 'editor2', at: Date.UTC(2026, 0, 2, 3, 4, 5) }],
+        current: changed,
+      };
+      return {
+        status: 409,
+        body: { success: false, code: 409, msg: '记录已被他人修改', data: null, errorCode: 'VERSION_CONFLICT', conflict },
+      };
+    };
+    await openUsers();
+    const before = userQueries().length;
+
+    await act(async () => {
+      fireEvent.click(within(rowOf('alice')).getByRole('switch'));
+    });
+
+    expect(await screen.findByText(/^该用户已被 editor2（.*）修改，已载入最新状态，请确认后再操作$/)).toBeInTheDocument();
+    await waitFor(() => expect(userQueries().length).toBeGreaterThan(before));
+    expect(within(rowOf('alice')).getByRole('switch')).toBeChecked();
+    expect(screen.queryByText('该用户已被禁用')).toBeNull();
+    expect(sent.filter((r) => r.method === 'PATCH')).toHaveLength(1);
   });
 
   it('shows the details with 「未填写」 for empty contact fields', async () => {

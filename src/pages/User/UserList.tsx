@@ -11,6 +11,8 @@ import { Thumbnail } from '@/components/Thumbnail';
 import { DEFAULT_AVATAR } from '@/constants';
 import { usePendingIds } from '@/hooks/usePendingIds';
 import { listUsers, removeUser, updateUser, userImpact } from '@/services/user';
+import { staleSwitchMessage } from '@/components/ConflictDialog';
+import { conflictOf, errorCodeOf } from '@/requestErrorConfig';
 import { DEFAULT_PAGE_SIZE, type FilterKey } from '@/services/table';
 import type { User, UserImpact, UserListQuery } from '#contract/user';
 import { message } from '@/utils/feedback';
@@ -133,11 +135,15 @@ export default function UserList() {
   const onToggle = (user: User, enabled: boolean) =>
     whilePending(user._id, async () => {
       try {
-        await updateUser(user._id, { enabled });
+        await updateUser(user._id, { enabled, version: user.version });
         message.success(enabled ? '用户状态已激活' : '该用户已被禁用');
         await reload();
-      } catch {
-        // The global error handler has shown the server's message.
+      } catch (error) {
+        // A conflict is not shown by the request layer: say who changed it and show it as it is now.
+        if (errorCodeOf(error) === 'VERSION_CONFLICT') {
+          message.warning(staleSwitchMessage(conflictOf(error), '该用户'));
+          await reload();
+        }
       }
     });
 

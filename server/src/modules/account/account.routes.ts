@@ -66,7 +66,17 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ account: AccountService;
         response: responses(ReauthResult),
       },
     },
-    async (request) => ok(await account.reauth(currentAdmin(request), request.body, clientOf(request), relyingPartyOf(webAuthn, request))),
+    // The relying party only for a passkey: without one configured (not on localhost) a password
+    // or a code must still prove who the admin is.
+    async (request) =>
+      ok(
+        await account.reauth(
+          currentAdmin(request),
+          request.body,
+          clientOf(request),
+          request.body.passkey ? relyingPartyOf(webAuthn, request) : undefined,
+        ),
+      ),
   );
 
   app.post(

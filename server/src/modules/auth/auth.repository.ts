@@ -37,6 +37,7 @@ export function createAuthRepository(db: Db) {
       expiresAt: adminSessions.expiresAt,
       lastSeenAt: adminSessions.lastSeenAt,
       reauthAt: adminSessions.reauthAt,
+      signedInWithPasskey: adminSessions.signedInWithPasskey,
       mustChangePassword: admins.mustChangePassword,
       // What the two-step requirement needs, read by this same statement (no second one per request).
       twoFactorOn: sql<boolean>`${admins.totpSecret} is not null`,
@@ -135,7 +136,15 @@ export function createAuthRepository(db: Db) {
     },
 
     async createSession(
-      row: { id: string; adminId: string; createdAt: number; expiresAt: number; ip: string; userAgent: string },
+      row: {
+        id: string;
+        adminId: string;
+        createdAt: number;
+        expiresAt: number;
+        ip: string;
+        userAgent: string;
+        signedInWithPasskey?: boolean;
+      },
       executor: Db = db,
     ) {
       await executor.delete(adminSessions).where(lt(adminSessions.expiresAt, row.createdAt));

@@ -30,6 +30,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export const CHALLENGE_LIFETIME_MS = 5 * 60 * 1000;
 export const CHALLENGE_MAX_FAILURES = 5;
 /** "Last seen" of a session is written at most this often. */
+/** The `how` of a passkey sign-in: named in its 登录 entry, and its session satisfies require_2fa. */
+export const PASSKEY_SIGN_IN = '通行密钥';
 export const LAST_SEEN_EVERY_MS = 60 * 1000;
 /** Sign-in records older than this are deleted. */
 export const LOGIN_HISTORY_MS = 90 * DAY_MS;
@@ -140,7 +142,7 @@ export function createAuthService(deps: {
     if (keys.some((key) => (failures.get(key) ?? 0) >= THROTTLE_MAX_FAILURES)) throw tooManyAttempts();
   }
 
-  /** `how` (通行密钥) follows the account's name in the 登录 entry of a sign-in without a password. */
+  /** `how` (PASSKEY_SIGN_IN, 通行密钥) follows the account's name in the 登录 entry of a sign-in without a password. */
   async function startSession(admin: AdminRow, remember: boolean, client: ClientInfo, at: number, how?: string): Promise<LoginResult> {
     const lifetime = (remember ? 7 : 1) * DAY_MS;
     const sessionId = randomBytes(16).toString('hex');
@@ -155,6 +157,7 @@ export function createAuthService(deps: {
           expiresAt: at + lifetime,
           ip: client.ip,
           userAgent: client.userAgent.slice(0, 512),
+          signedInWithPasskey: how === PASSKEY_SIGN_IN,
         },
         tx,
       );
@@ -184,7 +187,8 @@ export function createAuthService(deps: {
       permission: admin.permission,
       sessionId: claims.sid,
       twoFactorEnabled: admin.twoFactorOn,
-      mustSetUp2fa: admin.require2fa === 'true' && !admin.twoFactorOn,
+      // A passkey is both factors: its session needs no TOTP; a password one of the same admin does.
+      mustSetUp2fa: admin.require2fa === 'true' && !admin.twoFactorOn && !admin.signedInWithPasskey,
       mustChangePassword: admin.mustChangePassword,
       freshProof: admin.reauthAt !== null && admin.reauthAt <= at && at - admin.reauthAt < deps.reauthWindowMs,
     };

@@ -343,6 +343,7 @@ describe('the signing keys', () => {
       twoFactorOn: false,
       require2fa: null,
       reauthAt: null,
+      signedInWithPasskey: false,
       mustChangePassword: false,
     };
     const sharedSetting = jest.fn().mockRejectedValueOnce(new Error('the database is restarting')).mockResolvedValue('kept-secret');

@@ -25,7 +25,14 @@ import { newId } from '../../lib/ids';
 import type { AdminRepository, AdminRow } from '../admin/admin.repository';
 import type { Actor, Audit } from '../audit/audit';
 import type { AuthRepository } from '../auth/auth.repository';
-import { type AuthService, type ClientInfo, THROTTLE_MAX_FAILURES, THROTTLE_WINDOW_MS, throttleKeys } from '../auth/auth.service';
+import {
+  type AuthService,
+  type ClientInfo,
+  PASSKEY_SIGN_IN,
+  THROTTLE_MAX_FAILURES,
+  THROTTLE_WINDOW_MS,
+  throttleKeys,
+} from '../auth/auth.service';
 import type { ChallengePurpose, PasskeyRepository, PasskeyRow } from './passkey.repository';
 
 /** A challenge is answered within this time or not at all (the browser's own timeout is the same). */
@@ -256,7 +263,7 @@ export function createPasskeyService(deps: {
         await auth.recordLogin(admin, client, at, false, LOGIN_RESULTS.frozen);
         throw forbidden(AUTH_MESSAGES.frozen);
       }
-      const result = await auth.startSession(admin, remember, client, at, '通行密钥');
+      const result = await auth.startSession(admin, remember, client, at, PASSKEY_SIGN_IN);
       await auth.recordLogin(admin, client, at, true, LOGIN_RESULTS.passkey);
       return result;
     },

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { ERROR_CODES } from '#contract/envelope';
 import { TRUST_MESSAGES } from '#contract/version';
-import { adminLogins, adminPasskeys, auditLog, passkeyChallenges } from '../../db/schema';
+import { adminLogins, adminPasskeys, auditLog, passkeyChallenges, settings } from '../../db/schema';
 import { bearer, createTestContext, type TestContext } from '../../../test/harness';
 import { SoftAuthenticator } from '../../../test/soft-authenticator';
 import { createAdminRepository } from '../admin/admin.repository';
@@ -401,5 +401,34 @@ describe('the relying party without configuration', () => {
       payload: { response: authenticator.assert(login) },
     });
     expect(signedIn.statusCode).toBe(200);
+  });
+});
+
+describe('require_2fa and passkeys (decision 0015)', () => {
+  it('a passkey sign-in is both factors: its session is not held to set up TOTP; a password session of the same admin is', async () => {
+    const { id, token: passwordSession } = await t.createAdmin('pk-require', 2);
+    const { authenticator } = await addPasskey(passwordSession);
+    await t.database.db.insert(settings).values({ key: 'require_2fa', value: 'true' });
+    try {
+      const ip = freshIp();
+      const options = await signInOptions(ip);
+      const signedIn = await signIn(authenticator.assert(options, { userHandle: Buffer.from(id, 'hex').toString('base64url') }), ip);
+      expect(signedIn.statusCode).toBe(200);
+      const passkeySession = signedIn.json().data.token as string;
+      expect((await call(passkeySession, 'GET', '/api/admin/whoami')).json().data).toMatchObject({
+        mustSetUp2fa: false,
+        twoFactorEnabled: false,
+      });
+      expect((await call(passkeySession, 'GET', '/api/book')).statusCode).toBe(200);
+
+      // The password alone is one factor: that session may only set up TOTP (or the admin signs in
+      // with the passkey instead).
+      expect((await call(passwordSession, 'GET', '/api/admin/whoami')).json().data).toMatchObject({ mustSetUp2fa: true });
+      const refused = await call(passwordSession, 'GET', '/api/book');
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json().errorCode).toBe(ERROR_CODES.twoFactorSetupRequired);
+    } finally {
+      await t.database.db.delete(settings).where(eq(settings.key, 'require_2fa'));
+    }
   });
 });

@@ -254,7 +254,13 @@ export default function TwoFactorTab() {
   if (renewedCodes) return <RecoveryCodes renewed codes={renewedCodes} onDone={() => setRenewedCodes(undefined)} />;
   return (
     <Space direction="vertical" size="large" style={{ width: '100%' }}>
-      {admin?.mustSetUp2fa ? <Alert type="warning" showIcon message="系统要求所有管理员开启两步验证，开启后才能使用其他功能。" /> : null}
+      {admin?.mustSetUp2fa ? (
+        <Alert
+          type="warning"
+          showIcon
+          message="系统要求所有管理员开启两步验证，开启后才能使用其他功能；已添加通行密钥的管理员也可以退出后用通行密钥登录。"
+        />
+      ) : null}
       <div>状态：{admin?.twoFactorEnabled ? <Tag color="green">已开启</Tag> : <Tag>未开启</Tag>}</div>
       {admin?.twoFactorEnabled ? (
         <>

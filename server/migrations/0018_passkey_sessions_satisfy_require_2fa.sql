@@ -1,0 +1,1 @@
+ALTER TABLE "admin_sessions" ADD COLUMN "signed_in_with_passkey" boolean DEFAULT false NOT NULL;
