@@ -12,6 +12,7 @@ import { writeTransaction, type Locked } from '../../db/write-lock';
 import { ENTITIES, type BinLocks } from '../../db/entities';
 import { badRequest, notFound } from '../../lib/errors';
 import { plainTitle, requiredHtml } from '../../lib/html';
+import { recordHold, screenAdminWrite } from '../moderation/moderation';
 import { newId } from '../../lib/ids';
 import { mapPage, type PageRequest } from '../../lib/paging';
 import type { Actor, Audit } from '../audit/audit';
@@ -125,6 +126,7 @@ export function createCommentService(deps: {
       if (!parentId) throw badRequest(`缺少必填字段：${FIELD_LABELS[field]}（${field}）`);
       const commentContent = requiredHtml('commentContent', body.commentContent);
       const at = now();
+      const verdict = await screenAdminWrite(db, 'comment', [{ text: commentContent, html: true }], at);
       const created = await writeTransaction(db, COMMENT_WRITE, async (tx) => {
         if (!(await users.holdForUse(userId, tx))) throw badRequest(USER_MESSAGES.notFound);
         const typeId = await comments.countOnParent(commentType, parentId, 1, tx);
@@ -149,6 +151,7 @@ export function createCommentService(deps: {
           entityId: inserted.id,
           title: plainTitle(commentContent),
         });
+        if (verdict) await recordHold(tx, { kind: 'comment', itemId: inserted.id, verdict }, at);
         return inserted;
       });
       return toComment(created);

@@ -11,6 +11,7 @@ import { ENTITIES, type BinLocks } from '../../db/entities';
 import { booleanFilter } from '../../lib/filters';
 import { badRequest, notFound } from '../../lib/errors';
 import { requiredHtml } from '../../lib/html';
+import { recordHold, screenAdminWrite } from '../moderation/moderation';
 import { newId } from '../../lib/ids';
 import { mapPage } from '../../lib/paging';
 import { checkGuard, checkVersion, diff, missingRecord, type Actor, type Audit, type RevertGuard } from '../audit/audit';
@@ -118,6 +119,15 @@ export function createIssueService(deps: {
       const issueContent = requiredHtml('issueContent', body.issueContent);
       const at = now();
       const id = newId(at);
+      const verdict = await screenAdminWrite(
+        db,
+        'issue',
+        [
+          { text: body.issueTitle, html: false },
+          { text: issueContent, html: true },
+        ],
+        at,
+      );
       await writeTransaction(db, ['issues'], async (tx) => {
         if (!(await users.holdForUse(body.userId, tx))) throw badRequest(USER_MESSAGES.notFound);
         if (!(await types.holdForUse(body.typeId, tx))) throw badRequest(TYPE_MESSAGES.unknown);
@@ -136,6 +146,7 @@ export function createIssueService(deps: {
           tx,
         );
         await audit.record(tx, actor, { action: AUDIT_ACTIONS.create, entity: 'issue', entityId: id, title: body.issueTitle });
+        if (verdict) await recordHold(tx, { kind: 'issue', itemId: id, verdict }, at);
       });
       return get(id);
     },
@@ -145,6 +156,13 @@ export function createIssueService(deps: {
         ...body,
         ...(body.issueContent !== undefined && { issueContent: requiredHtml('issueContent', body.issueContent) }),
       };
+      // A revert puts back text that was stored before: the rules judged it then.
+      const verdict = guard
+        ? null
+        : await screenAdminWrite(db, 'issue', [
+            { text: changes.issueTitle, html: false },
+            { text: changes.issueContent, html: true },
+          ]);
       if (Object.keys(changes).length) {
         await writeTransaction(db, ['issues', 'comments'], async (tx) => {
           const before = await lockRow(tx, issuesTable, id);
@@ -176,6 +194,7 @@ export function createIssueService(deps: {
             title: changes.issueTitle ?? before.issueTitle,
             changes: diff(before, changes),
           });
+          if (verdict) await recordHold(tx, { kind: 'issue', itemId: id, verdict }, now());
         });
       }
       return get(id);

@@ -173,3 +173,44 @@ describe('重新检查', () => {
     expect(open.find((flag) => flag.itemId === issue)!.reasons).toEqual([{ rule: 'word', action: 'reject', words: ['代开发票'] }]);
   });
 });
+
+describe('the rules on the back-office writes', () => {
+  it('a 拒绝 word refuses an admin’s question, comment, nickname or intro; a 待审 word flags it into 审核台, published, its rule named', async () => {
+    expect((await addWord('后台拒绝词', 'reject')).statusCode).toBe(201);
+    expect((await addWord('后台待审词', 'hold')).statusCode).toBe(201);
+    const f = contentFixtures(t.database.db);
+    const typeId = await f.type();
+    const userId = await f.user();
+    const book = await f.book(typeId);
+    const writes = {
+      issue: (text: string) =>
+        call('POST', '/api/issue', { issueTitle: '后台提问', issueContent: `<p>${text}</p>`, userId, typeId }, normal),
+      comment: (text: string) =>
+        call('POST', '/api/comment', { commentContent: `<p>${text}</p>`, commentType: 2, bookId: book, userId }, normal),
+      user: (text: string) => call('POST', '/api/user', { loginId: `mod-user-${text.length}-${Date.now()}`, intro: text }, normal),
+      userEdit: (text: string) => call('PATCH', `/api/user/${userId}`, { nickname: text }, normal),
+    };
+    for (const [path, write] of Object.entries(writes)) {
+      const refused = await write('这里有 后 台 拒 绝 词');
+      expect({ path, status: refused.statusCode, code: refused.json().errorCode }).toEqual({ path, status: 400, code: 'CONTENT_REJECTED' });
+      expect(refused.json().msg).not.toContain('后台拒绝词');
+
+      const flagged = await write('一段含有后台待审词的文字');
+      expect({ path, status: flagged.statusCode }).toEqual({ path, status: path === 'issue' || path === 'comment' || path === 'user' ? 201 : 200 });
+      const itemId = path === 'userEdit' ? userId : flagged.json().data._id;
+      const [flag] = await t.database.db.select().from(moderationFlags).where(eq(moderationFlags.itemId, itemId));
+      expect({ path, state: flag?.state, rules: flag?.reasons.map((r) => `${r.rule}:${r.words.join()}`) }).toEqual({
+        path,
+        state: 'open',
+        rules: ['word:后台待审词'],
+      });
+    }
+    // Flagged, not hidden: the admin's comment is published.
+    const comment = (await writes.comment('又一段后台待审词')).json().data._id;
+    const [row] = await t.database.db.select({ held: comments.held }).from(comments).where(eq(comments.id, comment));
+    expect(row.held).toBe(false);
+    // Ordinary text records nothing.
+    const clean = (await writes.issue('普通的问题')).json().data._id;
+    expect(await t.database.db.select().from(moderationFlags).where(eq(moderationFlags.itemId, clean))).toEqual([]);
+  });
+});

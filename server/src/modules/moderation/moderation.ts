@@ -147,6 +147,24 @@ export async function screen(db: Db, input: ModerationInput, now: number = Date.
   return verdict;
 }
 
+/**
+ * The rules on an administrator's own write (the back-office): a 拒绝 word refuses it with the
+ * same 400 as a member's post; whatever else they find is flagged into 审核台 for another look
+ * rather than hidden, since the writer is a moderator and a save that vanished would surprise them.
+ * Account rules are for members' posts and do not apply. null: nothing to record.
+ */
+export async function screenAdminWrite(
+  db: Db,
+  kind: ModerationKind,
+  texts: Array<{ text: string | undefined; html: boolean }>,
+  now: number = Date.now(),
+): Promise<Verdict | null> {
+  const given = texts.filter((t): t is { text: string; html: boolean } => !!t.text);
+  if (!given.length) return null;
+  const verdict = combine(...(await Promise.all(given.map((t) => screen(db, { kind, text: t.text, author: null, html: t.html }, now)))));
+  return verdict.action === 'pass' ? null : { ...verdict, action: 'flag' };
+}
+
 /** Several texts of one item (a nickname and an intro; a title and a content) as one verdict. */
 export function combine(...verdicts: Verdict[]): Verdict {
   const reasons: ModerationReason[] = [];

@@ -13,6 +13,7 @@ import { booleanFilter } from '../../lib/filters';
 import { newId } from '../../lib/ids';
 import { mapPage } from '../../lib/paging';
 import { checkUserPassword, hashPassword, randomPassword } from '../../lib/passwords';
+import { recordHold, screenAdminWrite } from '../moderation/moderation';
 import { checkGuard, checkVersion, diff, missingRecord, type Actor, type Audit, type RevertGuard } from '../audit/audit';
 import { lockRow, lockRows, uniqueIds } from '../../db/rows';
 import type { CommentRepository } from '../comment/comment.repository';
@@ -157,10 +158,21 @@ export function createUserService(deps: {
         // Kept for the member sign-in to honour: a generated password is changed at the first sign-in.
         mustChangePassword: generated !== null,
       };
+      const verdict = await screenAdminWrite(
+        db,
+        'user',
+        [
+          { text: body.nickname, html: false },
+          { text: body.intro, html: false },
+        ],
+        at,
+      );
       const created = await writeTransaction(db, ['users'], async (tx) => {
         const inserted = await users.insert(row, tx);
-        if (inserted)
+        if (inserted) {
           await audit.record(tx, actor, { action: AUDIT_ACTIONS.create, entity: 'user', entityId: inserted.id, title: inserted.loginId });
+          if (verdict) await recordHold(tx, { kind: 'user', itemId: inserted.id, verdict }, at);
+        }
         return inserted;
       });
       if (!created) throw conflict(USER_MESSAGES.taken);
@@ -181,6 +193,13 @@ export function createUserService(deps: {
         ...(loginPwd && { passwordHash: await hashPassword(loginPwd), passwordLegacy: false }),
       };
       if (!Object.keys(changes).length) return toUser(await mustFind(id));
+      // A revert puts back text that was stored before: the rules judged it then.
+      const verdict = guard
+        ? null
+        : await screenAdminWrite(db, 'user', [
+            { text: fields.nickname, html: false },
+            { text: fields.intro, html: false },
+          ]);
       try {
         const row = await writeTransaction(db, ['users'], async (tx) => {
           const before = await lockRow(tx, usersTable, id);
@@ -197,6 +216,7 @@ export function createUserService(deps: {
             title: updated.loginId,
             changes: diff(before, changes),
           });
+          if (verdict) await recordHold(tx, { kind: 'user', itemId: id, verdict }, now());
           return updated;
         });
         return toUser(row);
