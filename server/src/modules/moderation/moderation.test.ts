@@ -196,7 +196,10 @@ describe('the rules on the back-office writes', () => {
       expect(refused.json().msg).not.toContain('后台拒绝词');
 
       const flagged = await write('一段含有后台待审词的文字');
-      expect({ path, status: flagged.statusCode }).toEqual({ path, status: path === 'issue' || path === 'comment' || path === 'user' ? 201 : 200 });
+      expect({ path, status: flagged.statusCode }).toEqual({
+        path,
+        status: path === 'issue' || path === 'comment' || path === 'user' ? 201 : 200,
+      });
       const itemId = path === 'userEdit' ? userId : flagged.json().data._id;
       const [flag] = await t.database.db.select().from(moderationFlags).where(eq(moderationFlags.itemId, itemId));
       expect({ path, state: flag?.state, rules: flag?.reasons.map((r) => `${r.rule}:${r.words.join()}`) }).toEqual({
