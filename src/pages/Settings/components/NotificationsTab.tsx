@@ -28,7 +28,8 @@ import {
 import { formatDate } from '@/utils/format';
 import { message } from '@/utils/feedback';
 
-const STATE_COLORS = { pending: 'processing', delivered: 'success', failed: 'error' } as const;
+// The preset colours (as 登录记录's tags): the status ones ('success') fall short of AA contrast.
+const STATE_COLORS = { pending: 'blue', delivered: 'green', failed: 'red' } as const;
 const URL_HINTS: Record<WebhookKind, string> = {
   wecom: '群机器人的 Webhook 地址（https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=…）',
   dingtalk: '自定义机器人的 Webhook 地址（https://oapi.dingtalk.com/robot/send?access_token=…）',
