@@ -28,8 +28,9 @@ import {
 import { formatDate } from '@/utils/format';
 import { message } from '@/utils/feedback';
 
-// The preset colours (as 登录记录's tags): the status ones ('success') fall short of AA contrast.
+// Preset backgrounds with darker text, as AdminList's orange tag: axe finds antd's own green text short of AA contrast.
 const STATE_COLORS = { pending: 'blue', delivered: 'green', failed: 'red' } as const;
+const STATE_TEXT = { pending: '#003eb3', delivered: '#135200', failed: '#a8071a' } as const;
 const URL_HINTS: Record<WebhookKind, string> = {
   wecom: '群机器人的 Webhook 地址（https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=…）',
   dingtalk: '自定义机器人的 Webhook 地址（https://oapi.dingtalk.com/robot/send?access_token=…）',
@@ -157,7 +158,9 @@ export default function NotificationsTab() {
       render: (last: Webhook['lastDelivery']) =>
         last ? (
           <span>
-            <Tag color={STATE_COLORS[last.state]}>{WEBHOOK_STATES[last.state]}</Tag>
+            <Tag color={STATE_COLORS[last.state]} style={{ color: STATE_TEXT[last.state] }}>
+              {WEBHOOK_STATES[last.state]}
+            </Tag>
             {formatDate(last.at)}
           </span>
         ) : (
@@ -317,7 +320,11 @@ export default function NotificationsTab() {
               {
                 title: '状态',
                 dataIndex: 'state',
-                render: (_, row) => <Tag color={STATE_COLORS[row.state]}>{WEBHOOK_STATES[row.state]}</Tag>,
+                render: (_, row) => (
+                  <Tag color={STATE_COLORS[row.state]} style={{ color: STATE_TEXT[row.state] }}>
+                    {WEBHOOK_STATES[row.state]}
+                  </Tag>
+                ),
               },
               { title: '尝试次数', dataIndex: 'attempts' },
               { title: '状态码', dataIndex: 'lastStatus', render: (_, row) => row.lastStatus ?? '-' },
