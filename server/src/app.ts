@@ -84,11 +84,15 @@ import { reviewRoutes } from './modules/review/review.routes';
 import { createReviewService } from './modules/review/review.service';
 import { createNoteService } from './modules/sanction/note.service';
 import { memberFileRoutes } from './modules/sanction/sanction.routes';
+import { createWebhookService, webhookDeliveryJob, type WebhookService } from './modules/webhook/webhook.service';
+import { webhookRoutes } from './modules/webhook/webhook.routes';
 import { createSanctionService, sanctionExpiryJob, type SanctionService } from './modules/sanction/sanction.service';
 
 declare module 'fastify' {
   interface FastifyInstance {
     sanctions: SanctionService;
+    /** The webhooks' sender: tests run its job's deliveries (deliverDue) on their own clock. */
+    webhooks: WebhookService;
   }
 }
 
@@ -302,6 +306,15 @@ export async function buildApp({ config, database, logging = silentLogging(), no
   // For tests that count views without a listening server: the same flush the job runs.
   app.decorate('siteViews', views);
   const moderation = createModerationService({ db, audit, now });
+  const webhooks = createWebhookService({
+    db,
+    audit,
+    keys: auth.getKeys,
+    allowPrivate: config.webhooks.allowPrivate,
+    retentionDays: config.webhooks.retentionDays,
+    now,
+  });
+  app.decorate('webhooks', webhooks);
 
   registerAuth(app, auth, members);
   await registerSiteCors(app, config.siteOrigins);
@@ -315,6 +328,7 @@ export async function buildApp({ config, database, logging = silentLogging(), no
   await app.register(passkeyLoginRoutes, { prefix: '/api/admin/login/passkey', passkeys, webAuthn: config.webAuthn });
   await app.register(securitySettingsRoutes, { prefix: '/api/settings', account });
   await app.register(moderationSettingsRoutes, { prefix: '/api/settings', moderation });
+  await app.register(webhookRoutes, { prefix: '/api/settings', webhooks });
   await app.register(moderationRoutes, { prefix: '/api/moderation', moderation });
   await app.register(typeRoutes, { prefix: '/api/type', types });
   await app.register(uploadRoutes, { prefix: '/api/upload', uploads, limits });
@@ -347,7 +361,14 @@ export async function buildApp({ config, database, logging = silentLogging(), no
   let stopJobs: (() => Promise<void>) | null = null;
   app.addHook('onListen', async () => {
     stopJobs ??= startJobs(
-      [auditRetention.job, trashExpiryJob(trash), viewFlushJob(views), sanctionExpiryJob(sanctions), securityEventsJob(securityEvents)],
+      [
+        auditRetention.job,
+        trashExpiryJob(trash),
+        viewFlushJob(views),
+        sanctionExpiryJob(sanctions),
+        securityEventsJob(securityEvents),
+        webhookDeliveryJob(webhooks),
+      ],
       (error, job) => app.log.error({ err: error }, `${job.name} failed`),
     );
   });

@@ -42,6 +42,10 @@ export const ENV_SCHEMA = Type.Object({
   DB_STATEMENT_TIMEOUT_MS: milliseconds(DEFAULT_TIMEOUTS.statementMs),
   AUDIT_RETENTION_DAYS: days(365),
   TRASH_RETENTION_DAYS: days(30),
+  /** How many days the webhooks' delivery log (投递记录) keeps a delivery. */
+  WEBHOOK_RETENTION_DAYS: days(30),
+  /** Webhooks may send to loopback and private addresses (tests, an intranet install); refused by default (SSRF). */
+  WEBHOOK_ALLOW_PRIVATE: flag(false),
   /** IANA names only (no "+08:00"): the browsers that format the screen's times must know it too. */
   TIME_ZONE: Type.String({
     pattern: '^[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*$',
@@ -240,6 +244,7 @@ function toConfig(env: Env, defaults: { webRoot?: string | null }) {
     databaseTimeouts: { acquireMs: env.DB_ACQUIRE_TIMEOUT_MS, lockMs: env.DB_LOCK_TIMEOUT_MS, statementMs: env.DB_STATEMENT_TIMEOUT_MS },
     auditRetentionDays: env.AUDIT_RETENTION_DAYS,
     trashRetentionDays: env.TRASH_RETENTION_DAYS,
+    webhooks: { retentionDays: env.WEBHOOK_RETENTION_DAYS, allowPrivate: env.WEBHOOK_ALLOW_PRIVATE },
     /** Every time on screen, in a CSV and in an export's file name is in this zone. */
     timeZone: timeZone(env.TIME_ZONE),
     sessionsInMemory: env.SESSIONS_IN_MEMORY,

@@ -766,6 +766,8 @@ export const webhookDeliveries = pgTable(
     nextAttemptAt: epochMs('next_attempt_at').notNull(),
     lastStatus: integer('last_status'),
     lastError: text('last_error'),
+    /** How long the last send took (to the answer or the error), ms. */
+    lastDurationMs: integer('last_duration_ms'),
     createdAt: epochMs('created_at').notNull(),
     deliveredAt: epochMs('delivered_at'),
   },

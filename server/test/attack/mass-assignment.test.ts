@@ -19,6 +19,7 @@ import {
   userNotes,
   userSanctions,
   users,
+  webhooks,
 } from '../../src/db/schema';
 import { totpCode } from '../../src/modules/auth/totp';
 import { CAPTCHA, bearer, createTestContext, type TestContext, passwordOf } from '../harness';
@@ -378,6 +379,60 @@ const CASES: Record<string, () => Promise<void>> = {
     expect(response.json().data).toEqual({ require2fa: false });
     const [secretAfter] = await t.database.db.select().from(settings).where(eq(settings.key, 'jwt_secret'));
     expect(secretAfter).toEqual(secretBefore);
+  },
+
+  'POST /api/settings/webhooks': async () => {
+    const response = await call('POST', '/api/settings/webhooks', {
+      ...READ_ONLY,
+      ...validBody('POST /api/settings/webhooks', world, unique()),
+      secret: 'chosen-by-client',
+      hasSecret: false,
+      lastDelivery: { state: 'delivered', at: LONG_AGO, status: 200 },
+    });
+    expect(response.statusCode).toBe(201);
+    const { webhook, secret } = response.json().data;
+    // 通用 JSON's secret is the server's own: a client's choice is not taken.
+    expect(secret).not.toBe('chosen-by-client');
+    expect(webhook).toMatchObject({ hasSecret: true, lastDelivery: null });
+    expect(webhook._id).not.toBe(FORGED_ID);
+    const stored = await row(webhooks, webhook._id);
+    isNow(stored.createdAt);
+    expect(String(stored.secret)).toMatch(/^v1\./);
+    expect(await row(webhooks, FORGED_ID)).toBeUndefined();
+  },
+
+  'PATCH /api/settings/webhooks/:id': async () => {
+    const created = await call('POST', '/api/settings/webhooks', validBody('POST /api/settings/webhooks', world, unique()) as object);
+    const id = created.json().data.webhook._id;
+    await patchOnly(webhooks, `/api/settings/webhooks/${id}`, id, { enabled: false }, { kind: 'wecom', url_masked: 'x', hasSecret: false });
+  },
+
+  'POST /api/settings/webhooks/:id/secret': async () => {
+    const created = await call('POST', '/api/settings/webhooks', validBody('POST /api/settings/webhooks', world, unique()) as object);
+    const id = created.json().data.webhook._id;
+    const before = await row(webhooks, id);
+    const response = await call('POST', `/api/settings/webhooks/${id}/secret`, { ...READ_ONLY, secret: 'chosen-by-client' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().data.secret).not.toBe('chosen-by-client');
+    const after = await row(webhooks, id);
+    expect({ ...after, secret: null }).toEqual({ ...before, secret: null });
+    expect(after.secret).not.toEqual(before.secret);
+  },
+
+  'POST /api/settings/webhooks/:id/test': async () => {
+    const created = await call('POST', '/api/settings/webhooks', validBody('POST /api/settings/webhooks', world, unique()) as object);
+    const id = created.json().data.webhook._id;
+    // An address the sender refuses before connecting (stored behind the route's back): the attempt fails at once, no network.
+    await t.database.db.update(webhooks).set({ url: 'http://127.0.0.1:9/hook' }).where(eq(webhooks.id, id));
+    const response = await call('POST', `/api/settings/webhooks/${id}/test`, {
+      ...READ_ONLY,
+      state: 'delivered',
+      attempts: 99,
+      event: 'rule.fired',
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().data).toMatchObject({ event: 'webhook.test', attempts: 1 });
+    expect(response.json().data.state).not.toBe('delivered');
   },
 
   'PATCH /api/settings/moderation': async () => {

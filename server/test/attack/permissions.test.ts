@@ -47,6 +47,14 @@ const RULES: Record<string, 'public' | 'admin' | 'super' | 'self'> = {
   'PATCH /api/settings/security': 'super',
   'GET /api/settings/moderation': 'super',
   'PATCH /api/settings/moderation': 'super',
+  // 通知 (webhooks): super admins only, reads included (a hook's address is a credential).
+  'GET /api/settings/webhooks': 'super',
+  'POST /api/settings/webhooks': 'super',
+  'PATCH /api/settings/webhooks/:id': 'super',
+  'DELETE /api/settings/webhooks/:id': 'super',
+  'POST /api/settings/webhooks/:id/secret': 'super',
+  'GET /api/settings/webhooks/:id/deliveries': 'super',
+  'POST /api/settings/webhooks/:id/test': 'super',
   // The word list and 测试 are read by every admin (the queue shows why an item waits); changed by super admins.
   'GET /api/moderation/words': 'admin',
   'POST /api/moderation/words': 'super',

@@ -95,6 +95,14 @@ export function validBody(
     // Off: on, it would hold every admin of the world without two-step sign-in to the setup calls.
     'PATCH /api/settings/security': { require2fa: false },
     'PATCH /api/settings/moderation': { holdFirstPosts: 0 },
+    // A public address written as an IP (no name to resolve); nothing is sent without the job.
+    'POST /api/settings/webhooks': {
+      name: `h-${unique}`.slice(0, 64),
+      kind: 'json',
+      url: 'https://93.184.216.34/hook',
+      events: ['item.waiting'],
+    },
+    'PATCH /api/settings/webhooks/:id': { enabled: true },
     'POST /api/moderation/words': { word: `w${unique}`.slice(0, 64), action: 'flag' },
     'POST /api/moderation/words/file': { text: `f${unique}\t标记\n` },
     'POST /api/moderation/test': { text: html },

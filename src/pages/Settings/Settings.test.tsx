@@ -291,6 +291,75 @@ describe('个人设置', () => {
     expect(toggle).toBeChecked();
   });
 
+  it('通知 lists the hooks, creates a 通用 JSON one and shows its secret once, and opens its 投递记录', async () => {
+    const hook = {
+      _id: '65f1a2b3c4d5e6f708192b01',
+      name: '值班群',
+      kind: 'json',
+      url: 'https://hooks.example.com/moderation',
+      hasSecret: true,
+      events: ['item.waiting'],
+      enabled: true,
+      createdAt: 1_700_000_000_000,
+      lastDelivery: { state: 'delivered', at: 1_700_000_100_000, status: 200 },
+    };
+    let hooks: unknown[] = [];
+    handle = (req) => {
+      if (req.method === 'GET' && req.url === '/api/settings/webhooks') return { status: 200, body: envelope(hooks) };
+      if (req.method === 'POST' && req.url === '/api/settings/webhooks') {
+        hooks = [hook];
+        return { status: 201, body: envelope({ webhook: hook, secret: 'shown-once-secret' }) };
+      }
+      if (req.method === 'GET' && req.url.startsWith(`/api/settings/webhooks/${hook._id}/deliveries`)) {
+        const delivery = {
+          _id: 7,
+          event: 'item.waiting',
+          state: 'failed',
+          attempts: 8,
+          nextAttemptAt: 1,
+          lastStatus: 503,
+          lastError: 'HTTP 503',
+          lastDurationMs: 12,
+          createdAt: 1_700_000_000_000,
+          deliveredAt: null,
+        };
+        return { status: 200, body: envelope({ currentPage: 1, eachPage: 10, count: 1, totalPage: 1, data: [delivery] }) };
+      }
+      return undefined;
+    };
+    await openSettings('notifications');
+    expect(await screen.findByRole('tab', { name: '通知', selected: true })).toBeInTheDocument();
+
+    await click(await screen.findByRole('button', { name: '新建通知' }));
+    const dialog = await screen.findByRole('dialog', { name: '新建通知' });
+    type('名称', '值班群');
+    fireEvent.mouseDown(within(dialog).getByLabelText('类型'));
+    await click(await screen.findByTitle('通用 JSON'));
+    type('地址', 'https://hooks.example.com/moderation');
+    await click(within(dialog).getByRole('button', { name: /保\s*存/ }));
+
+    expect(await screen.findByTestId('webhook-secret', {}, { timeout: 5_000 })).toHaveTextContent('shown-once-secret');
+    expect(calls('POST', '/api/settings/webhooks')[0].body).toEqual({
+      name: '值班群',
+      kind: 'json',
+      url: 'https://hooks.example.com/moderation',
+      events: ['item.waiting'],
+      enabled: true,
+    });
+    await click(screen.getByRole('button', { name: '我已保存' }));
+    expect(await screen.findByText('值班群')).toBeInTheDocument();
+
+    await click(screen.getByRole('button', { name: '投递记录 值班群' }));
+    expect(await screen.findByText('HTTP 503')).toBeInTheDocument();
+    expect(screen.getByText('503')).toBeInTheDocument();
+  });
+
+  it('通知 is not offered to a normal admin', async () => {
+    me = editor;
+    await openSettings('notifications');
+    expect(screen.queryByRole('tab', { name: '通知' })).toBeNull();
+  });
+
   it('安全设置 is not offered to a normal admin', async () => {
     me = editor;
     await openSettings('security');

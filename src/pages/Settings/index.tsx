@@ -2,6 +2,7 @@ import { PageContainer } from '@ant-design/pro-components';
 import { history, useAccess, useLocation } from '@umijs/max';
 import { Card, Tabs } from 'antd';
 import LoginsTab from './components/LoginsTab';
+import NotificationsTab from './components/NotificationsTab';
 import PasskeysTab from './components/PasskeysTab';
 import PasswordTab from './components/PasswordTab';
 import ProfileTab from './components/ProfileTab';
@@ -24,7 +25,12 @@ export default function Settings() {
     { key: PASSKEYS_TAB, label: '通行密钥', children: <PasskeysTab /> },
     { key: 'sessions', label: '登录设备', children: <SessionsTab /> },
     { key: 'logins', label: '登录记录', children: <LoginsTab /> },
-    ...(canSuperAdmin ? [{ key: 'security', label: '安全设置', children: <SecurityTab /> }] : []),
+    ...(canSuperAdmin
+      ? [
+          { key: 'security', label: '安全设置', children: <SecurityTab /> },
+          { key: 'notifications', label: '通知', children: <NotificationsTab /> },
+        ]
+      : []),
   ];
   const asked = new URLSearchParams(search).get('tab');
   const active = tabs.some((tab) => tab.key === asked) ? (asked as string) : 'profile';
