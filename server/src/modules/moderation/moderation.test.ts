@@ -202,7 +202,11 @@ describe('the rules on the back-office writes', () => {
       });
       const itemId = path === 'userEdit' ? userId : flagged.json().data._id;
       const [flag] = await t.database.db.select().from(moderationFlags).where(eq(moderationFlags.itemId, itemId));
-      expect({ path, state: flag?.state, rules: flag?.reasons.map((r) => `${r.rule}:${r.words.join()}`) }).toEqual({
+      expect({
+        path,
+        state: flag?.state,
+        rules: (flag?.reasons as Array<{ rule: string; words: string[] }> | undefined)?.map((r) => `${r.rule}:${r.words.join()}`),
+      }).toEqual({
         path,
         state: 'open',
         rules: ['word:后台待审词'],
