@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/ab.ts --a OLD.cjs --b NEW.cjs [--path /api/...]... [--rounds 6] [--seconds 5]`:
+ * `npx tsx bench/ab.ts --a OLD.cjs --b NEW.cjs [--path /api/...]... [--rounds 6] [--seconds 5] [--visitor]`:
  * two server bundles on the same database, loaded in turn (A, B, B, A, …) so that a neighbour
  * loading the shared machine weighs on both alike. Prints each run and, per path, the medians of
  * req/s and server CPU per request, and B's ratio to A. For changes of a few per cent, which a
@@ -30,6 +30,8 @@ const { values } = parseArgs({
     env: { type: 'string', multiple: true },
     'a-env': { type: 'string', multiple: true },
     'b-env': { type: 'string', multiple: true },
+    // The public site's reads (issue 24) as a visitor: no token, so the visitor's route answers.
+    visitor: { type: 'boolean', default: false },
   },
 });
 if (!values.a || !values.b)
@@ -44,7 +46,7 @@ const sideEnv = { A: pairs(values['a-env']), B: pairs(values['b-env']) };
 interface Side {
   name: 'A' | 'B';
   server: ServerProcess;
-  token: string;
+  token: string | null;
 }
 
 /** A bundle as the bench runs the product (bench/lib/server.ts): its log at info, to a file. */
@@ -58,7 +60,7 @@ async function start(name: Side['name'], bundle: string): Promise<Side> {
     env: { NODE_ENV: 'benchmark', LOG_LEVEL: 'info', ...extraEnv, ...sideEnv[name] },
   });
   await server.ready(60_000);
-  return { name, server, token: await signIn(server.url) };
+  return { name, server, token: values.visitor ? null : await signIn(server.url) };
 }
 
 const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];

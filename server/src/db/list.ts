@@ -339,8 +339,8 @@ export function nearestEndPage(o: {
 
 /**
  * One page and its total in one round trip: the statement selects the total (a scalar subquery,
- * evaluated once) beside each row. Only a page past the end, which has no row to carry it, asks
- * for the total on its own; it answers no rows with the true total. A negative total is a
+ * evaluated once) beside each row. Only a page past the end (not the first), which has no row to
+ * carry it, asks for the total on its own; it answers no rows with the true total. A negative total is a
  * search's estimate (see searchCtes).
  */
 export async function paginate<T>(
@@ -348,7 +348,8 @@ export async function paginate<T>(
   query: { rows(limit: number, offset: number): Promise<Array<T & { total: number }>>; total(): Promise<number> },
 ): Promise<Page<T>> {
   const found = await query.rows(pageSize, (current - 1) * pageSize);
-  const total = found.length ? Number(found[0].total) : await query.total();
+  // An empty first page is an empty list: its total is 0 without asking (a new issue's comments).
+  const total = found.length ? Number(found[0].total) : current <= FIRST_PAGE ? 0 : await query.total();
   const count = total < 0 ? roundEstimate(-total) : total;
   // The rows keep their `total` rather than being copied without it: every list's service maps
   // its rows into the contract's shape field by field, and the response schema writes only what

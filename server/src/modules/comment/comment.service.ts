@@ -113,8 +113,15 @@ export function createCommentService(deps: {
 
     /** One issue's (1) or one book's (2) comments. */
     /** One parent's comments; `published`: only those visitors see (none held by a moderation rule). */
-    async listUnder(commentType: CommentType, parentId: string, page: PageRequest, published = false): Promise<Page<CommentRow>> {
-      if (!(await comments.parentExists(commentType, parentId))) throw notFound(PARENT_MISSING[commentType]);
+    /** A parent's comments; `parentChecked` when the caller has just read the parent itself (one statement fewer). */
+    async listUnder(
+      commentType: CommentType,
+      parentId: string,
+      page: PageRequest,
+      published = false,
+      parentChecked = false,
+    ): Promise<Page<CommentRow>> {
+      if (!parentChecked && !(await comments.parentExists(commentType, parentId))) throw notFound(PARENT_MISSING[commentType]);
       const filter = { commentType, [PARENT_FIELD[commentType]]: parentId, ...(published && { held: false }) };
       return mapPage(await comments.list(filter, page), toCommentRow);
     },

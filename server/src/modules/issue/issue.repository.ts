@@ -49,6 +49,14 @@ export function createIssueRepository(db: Db) {
       .from(issues)
       .innerJoin(users, eq(users.id, issues.userId))
       .where(where);
+  // The public site's hottest reads (one issue, and the check before its comments): prepared once
+  // per connection, as the book by id and the session lookup are, so neither is built per request.
+  const byId = withUser(eq(issues.id, sql.placeholder('id'))).prepare('issue_by_id');
+  const statusById = db
+    .select({ issueStatus: issues.issueStatus })
+    .from(issues)
+    .where(eq(issues.id, sql.placeholder('id')))
+    .prepare('issue_status_by_id');
 
   return {
     list(filter: IssueFilter, page: PageRequest): Promise<Page<IssueWithUser>> {
@@ -61,8 +69,14 @@ export function createIssueRepository(db: Db) {
     },
 
     async findById(id: string): Promise<IssueWithUser | null> {
-      const [row] = await withUser(eq(issues.id, id));
+      const [row] = await byId.execute({ id });
       return row ?? null;
+    },
+
+    /** Whether the issue is approved (true) or waits (false); null when there is no such issue. */
+    async statusOf(id: string): Promise<boolean | null> {
+      const [row] = await statusById.execute({ id });
+      return row ? row.issueStatus : null;
     },
 
     async insert(row: typeof issues.$inferInsert, tx: Locked<'issues'>): Promise<IssueRow> {

@@ -404,8 +404,9 @@ export function createSiteService(deps: {
     },
 
     async issueComments(id: string, page: PageRequest): Promise<Page<CommentRow>> {
-      await approvedIssue(id);
-      return deps.comments.listUnder(COMMENT_TYPES.issue, id, page, true);
+      // Only the status is needed here: one small prepared statement, which is also the parent check.
+      if (!(await deps.issueRepo.statusOf(id))) throw notFound(ISSUE_MESSAGES.notFound);
+      return deps.comments.listUnder(COMMENT_TYPES.issue, id, page, true, true);
     },
 
     async bookComments(id: string, page: PageRequest): Promise<Page<CommentRow>> {
