@@ -64,11 +64,12 @@ describe('通知 in a real browser', () => {
     await button(page, '我已保存').click();
     await page.locator('.ant-table-row', { hasText: '值班群' }).waitFor();
 
-    // An item held: a question with a 待审 word, found by 重新检查.
+    // An item waiting: an administrator's question with a 待审 word is flagged into 审核台 as it is
+    // saved, and the hook is told; then 重新检查 over the questions sends its summary.
     await root.call('POST', '/api/moderation/words', { word: '通知测试词', action: 'hold' });
     const type = await root.call<Saved>('POST', '/api/type', { typeName: '通知类型' });
     const user = await root.call<Saved>('POST', '/api/user', { loginId: 'hook-asker', nickname: '提问者' });
-    await root.call('POST', '/api/issue', {
+    const issue = await root.call<Saved>('POST', '/api/issue', {
       issueTitle: '含有通知测试词的问题',
       issueContent: '<p>x</p>',
       userId: user._id,
@@ -77,11 +78,24 @@ describe('通知 in a real browser', () => {
     await root.call('POST', '/api/moderation/recheck', { kinds: ['issue'] });
 
     const deadline = Date.now() + 30_000;
-    while (!received.length && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250));
-    expect(received.length).toBeGreaterThan(0);
-    const [got] = received;
-    expect(got.headers['x-signature-256']).toBe(`sha256=${createHmac('sha256', secret).update(got.body).digest('hex')}`);
-    expect(JSON.parse(got.body)).toMatchObject({ event: 'item.waiting', data: { recheck: true, flagged: 1 } });
+    while (received.length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250));
+    const bodies = received.map((got) => {
+      expect(got.headers['x-signature-256']).toBe(`sha256=${createHmac('sha256', secret).update(got.body).digest('hex')}`);
+      return JSON.parse(got.body);
+    });
+    expect(bodies).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          event: 'item.waiting',
+          data: expect.objectContaining({
+            kind: 'issue',
+            itemId: issue._id,
+            reasons: [{ rule: 'word', action: 'hold', words: ['通知测试词'] }],
+          }),
+        }),
+        expect.objectContaining({ event: 'item.waiting', data: expect.objectContaining({ recheck: true }) }),
+      ]),
+    );
 
     await openTab();
     await button(page, '投递记录 值班群').click();

@@ -153,6 +153,11 @@ describe('proof before power', () => {
     ['DELETE', '/api/moderation/words/000000000000000000000000'],
     ['POST', '/api/moderation/words/file', { text: '从未添加 flag', mode: 'merge' }],
     ['PATCH', '/api/settings/moderation', { holdFirstPosts: 0 }],
+    // The notifications of the moderation work (通知).
+    ['POST', '/api/settings/webhooks', { name: '从未添加', kind: 'json', url: 'https://93.184.216.34/hook', events: ['item.waiting'] }],
+    ['PATCH', '/api/settings/webhooks/000000000000000000000000', { enabled: false }],
+    ['DELETE', '/api/settings/webhooks/000000000000000000000000'],
+    ['POST', '/api/settings/webhooks/000000000000000000000000/secret'],
   ];
   const templateOf = (url: string) => url.replace(/[0-9a-f]{24}/g, ':id');
 

@@ -18,6 +18,8 @@ export interface World {
   commentId: string;
   /** A change of the world's user (its nickname), to revert. */
   auditId: string;
+  /** A notification (通知), switched off so that nothing is ever sent to it. */
+  webhookId: string;
 }
 
 export async function buildWorld(t: TestContext, tag = 'world'): Promise<World> {
@@ -35,6 +37,12 @@ export async function buildWorld(t: TestContext, tag = 'world'): Promise<World> 
   const auth = { authorization: `Bearer ${rootToken}` };
   await t.inject({ method: 'PATCH', url: `/api/user/${userId}`, headers: auth, payload: { nickname: `${tag}-renamed` } });
   const history = await t.inject({ method: 'GET', url: `/api/audit/user/${userId}`, headers: auth });
+  const webhook = await t.inject({
+    method: 'POST',
+    url: '/api/settings/webhooks',
+    headers: auth,
+    payload: { name: `${tag}-hook`, kind: 'json', url: 'https://93.184.216.34/hook', events: ['item.waiting'], enabled: false },
+  });
   return {
     rootId: whoami.json().data._id,
     rootToken,
@@ -47,6 +55,7 @@ export async function buildWorld(t: TestContext, tag = 'world'): Promise<World> 
     issueId,
     commentId,
     auditId: history.json().data[0]._id,
+    webhookId: webhook.json().data.webhook._id,
   };
 }
 
@@ -147,8 +156,9 @@ export function validBody(
   return bodies[key];
 }
 
-type RecordKey = 'typeId' | 'userId' | 'bookId' | 'interviewId' | 'issueId' | 'commentId';
+type RecordKey = 'typeId' | 'userId' | 'bookId' | 'interviewId' | 'issueId' | 'commentId' | 'webhookId';
 const ID_OWNERS: Array<[prefix: string, record: RecordKey]> = [
+  ['/api/settings/webhooks/', 'webhookId'],
   ['/api/comment/issuecomment/', 'issueId'],
   ['/api/comment/bookcomment/', 'bookId'],
   ['/api/comment/', 'commentId'],

@@ -350,6 +350,58 @@ const CASES: Record<string, () => Promise<{ entries?: number; expected: Expected
       },
     };
   },
+  // Notifications (通知): the secret's value is never in an entry, only that it changed.
+  'POST /api/settings/webhooks': async () => {
+    const response = await call('POST', '/api/settings/webhooks', {
+      name: '审计通知',
+      kind: 'json',
+      url: 'https://93.184.216.34/hook',
+      events: ['item.waiting'],
+    });
+    expect(response.statusCode).toBe(201);
+    return {
+      expected: { action: '新增', entity: 'webhook', entityId: response.json().data.webhook._id, title: '通知：审计通知（通用 JSON）' },
+    };
+  },
+  'PATCH /api/settings/webhooks/:id': async () => {
+    const id = (
+      await call('POST', '/api/settings/webhooks', {
+        name: '审计改通知',
+        kind: 'json',
+        url: 'https://93.184.216.34/hook',
+        events: ['item.waiting'],
+      })
+    ).json().data.webhook._id;
+    expect((await call('PATCH', `/api/settings/webhooks/${id}`, { enabled: false })).statusCode).toBe(200);
+    return { entries: 2, expected: { action: '修改', entity: 'webhook', entityId: id, title: '通知：审计改通知（通用 JSON）' } };
+  },
+  'POST /api/settings/webhooks/:id/secret': async () => {
+    const id = (
+      await call('POST', '/api/settings/webhooks', {
+        name: '审计换密钥',
+        kind: 'json',
+        url: 'https://93.184.216.34/hook',
+        events: ['item.waiting'],
+      })
+    ).json().data.webhook._id;
+    expect((await call('POST', `/api/settings/webhooks/${id}/secret`)).statusCode).toBe(200);
+    return {
+      entries: 2,
+      expected: { action: '修改', entity: 'webhook', entityId: id, changes: [{ field: 'secret', before: true, after: true }] },
+    };
+  },
+  'DELETE /api/settings/webhooks/:id': async () => {
+    const id = (
+      await call('POST', '/api/settings/webhooks', {
+        name: '审计删通知',
+        kind: 'wecom',
+        url: 'https://93.184.216.34/hook',
+        events: ['item.waiting'],
+      })
+    ).json().data.webhook._id;
+    expect((await call('DELETE', `/api/settings/webhooks/${id}`)).statusCode).toBe(200);
+    return { entries: 2, expected: { action: '删除', entity: 'webhook', entityId: id, title: '通知：审计删通知（企业微信）' } };
+  },
   'POST /api/moderation/words': async () => {
     const response = await call('POST', '/api/moderation/words', { word: '审计用词', action: 'flag' });
     return { expected: { action: '新增', entity: 'moderation', entityId: response.json().data._id, title: '敏感词：审计用词（标记）' } };
@@ -838,7 +890,8 @@ describe('every export is in the audit log', () => {
 const PENDING: string[] = [];
 
 /** Write methods that write nothing: presence only tells other admins who looks at what. */
-const NOT_WRITES = ['POST /api/review/presence'];
+// 发送测试 sends one message now: the delivery log (投递记录) keeps it, as it keeps every delivery.
+const NOT_WRITES = ['POST /api/review/presence', 'POST /api/settings/webhooks/:id/test'];
 /** POST routes that change nothing (a dry run): they must leave the log as it was. */
 const READ_ONLY_POSTS = ['POST /api/moderation/test'];
 
