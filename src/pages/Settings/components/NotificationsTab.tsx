@@ -145,7 +145,11 @@ export default function NotificationsTab() {
         </span>
       ),
     },
-    { title: '类型', dataIndex: 'kind', width: 96, render: (value: WebhookKind) => WEBHOOK_KINDS[value] },
+    {
+      title: '类型',
+      dataIndex: 'kind',
+      render: (value: WebhookKind) => <span style={{ whiteSpace: 'nowrap' }}>{WEBHOOK_KINDS[value]}</span>,
+    },
     {
       title: '事件',
       dataIndex: 'events',
