@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import { pageOf } from '../../lib/paging';
 import { and, asc, count, desc, eq, gt, ilike, inArray, sql, type SQL } from 'drizzle-orm';
 import { AUDIT_ACTIONS, MODERATION_SETTINGS_ID } from '#contract/audit';
 import {
@@ -150,13 +151,7 @@ export function createModerationService(deps: { db: Db; audit: Audit; now?: () =
         .orderBy(desc(moderationWords.createdAt), desc(moderationWords.id))
         .limit(pageSize)
         .offset((current - 1) * pageSize);
-      return {
-        currentPage: current,
-        eachPage: pageSize,
-        count: Number(total),
-        totalPage: Math.ceil(Number(total) / pageSize),
-        data: rows.map(toWord),
-      };
+      return pageOf(rows.map(toWord), total, { current, pageSize });
     },
 
     async addWord(actor: Actor, body: CreateModerationWordBody): Promise<ModerationWord> {

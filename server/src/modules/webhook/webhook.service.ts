@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { pageOf } from '../../lib/paging';
 import { and, count, desc, eq, inArray, lte, or, sql } from 'drizzle-orm';
 import { AUDIT_ACTIONS } from '#contract/audit';
 import type { Page } from '#contract/paging';
@@ -319,13 +320,7 @@ export function createWebhookService(deps: {
           .limit(pageSize)
           .offset((current - 1) * pageSize),
       ]);
-      return {
-        currentPage: current,
-        eachPage: pageSize,
-        count: Number(total),
-        totalPage: Math.ceil(Number(total) / pageSize),
-        data: rows.map(toDelivery),
-      };
+      return pageOf(rows.map(toDelivery), total, { current, pageSize });
     },
 
     /** 发送测试: one test delivery, sent now (its retries, if it fails, are the job's like any other's). */
