@@ -5,6 +5,7 @@ import type { Page } from 'playwright-core';
 import { axeViolations, focused, narrowColumns, pageOverflow, visit, wrappedTexts } from './page-checks';
 import { type ApiClient, CAPTCHA, expectMessage, type RunningServer } from './support';
 import { browserSuite, button, eventually, type Saved } from './suite';
+import { sitePage } from './site-page';
 
 /*
  * 审核规则 (issue 25) in a real browser against the built server: a word added, a text tested, the
@@ -177,27 +178,17 @@ describe('审核规则', () => {
 
 // A small page of this test at the server's own origin makes the community site's calls (as in
 // public.e2e.ts): sign up and comment as a member, or read a book's comments as a visitor.
-const SITE_PAGE = `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><title>社区</title></head><body>
-<button id="signUp">注册</button><button id="say">评论</button><button id="read">看评论</button><pre id="out"></pre>
-<script>
-const state = { token: null };
-const $ = (id) => document.getElementById(id);
-async function call(method, url, body) {
-  const headers = { 'content-type': 'application/json' };
-  if (state.token) headers.authorization = 'Bearer ' + state.token;
-  const res = await fetch(url, { method, headers, body: body ? JSON.stringify(body) : undefined });
-  const json = await res.json();
-  $('out').textContent = res.status + ' ' + JSON.stringify(json);
-  return json;
-}
-$('signUp').onclick = async () => {
+const SITE_PAGE = sitePage(
+  `<button id="signUp">注册</button><button id="say">评论</button><button id="read">看评论</button>`,
+  `$('signUp').onclick = async () => {
   await fetch('/res/captcha');
   const { data } = await call('POST', '/api/user', { loginId: 'held-member', nickname: '被审核的会员', captcha: '${CAPTCHA}' });
   state.token = data.token;
 };
 $('say').onclick = () => call('POST', '/api/comment', { commentType: 2, bookId: '__BOOK__', issueId: null, commentContent: '<p>这本书的资源在待审暗号里</p>' });
 $('read').onclick = () => call('GET', '/api/comment/bookcomment/__BOOK__?current=1&pageSize=10');
-</script></body></html>`;
+`,
+);
 
 describe('a comment held by a 待审 word', () => {
   it('is invisible to a visitor until approved in 审核台', async () => {

@@ -2,6 +2,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { ADMIN_LOGIN, ADMIN_PASSWORD, CAPTCHA, signIn, expectMessage, type RunningServer, type ApiClient } from './support';
 import { browserSuite, button, type Saved } from './suite';
 import { pageOverflow } from './page-checks';
+import { sitePage } from './site-page';
 
 /**
  * The community site's flow against the built server, through the old client's calls made by a
@@ -28,25 +29,14 @@ browserSuite(
 );
 
 // The page: each button makes one of the old client's calls with fetch and prints the answer.
-const SITE_PAGE = `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><title>社区</title></head><body>
-<div id="captcha"></div>
+const SITE_PAGE = sitePage(
+  `<div id="captcha"></div>
 <label>账号 <input id="loginId"></label><label>密码 <input id="password"></label><label>验证码 <input id="code"></label>
 <label>标题 <input id="title"></label><label>评论 <input id="comment"></label>
 <button id="captchaBtn">验证码</button><button id="signUp">注册</button><button id="setPassword">设置密码</button>
 <button id="signInBtn">登录</button><button id="ask">提问</button><button id="say">评论</button>
-<pre id="out"></pre>
-<script>
-const state = { token: null, userId: null, issueId: null };
-const $ = (id) => document.getElementById(id);
-async function call(method, url, body) {
-  const headers = { 'content-type': 'application/json' };
-  if (state.token) headers.authorization = 'Bearer ' + state.token;
-  const res = await fetch(url, { method, headers, body: body ? JSON.stringify(body) : undefined });
-  const json = await res.json();
-  $('out').textContent = res.status + ' ' + JSON.stringify(json);
-  return json;
-}
-$('captchaBtn').onclick = async () => { $('captcha').innerHTML = await (await fetch('/res/captcha')).text(); $('out').textContent = 'captcha'; };
+`,
+  `$('captchaBtn').onclick = async () => { $('captcha').innerHTML = await (await fetch('/res/captcha')).text(); $('out').textContent = 'captcha'; };
 $('signUp').onclick = async () => {
   const { data } = await call('POST', '/api/user', { loginId: $('loginId').value, nickname: '社区新人', captcha: $('code').value });
   state.token = data.token; state.userId = data.result._id;
@@ -68,7 +58,8 @@ $('ask').onclick = async () => {
 $('say').onclick = async () => {
   await call('POST', '/api/comment', { userId: state.userId, typeId: '__TYPE_ID__', commentContent: '<p>' + $('comment').value + '</p>', commentType: 1, issueId: state.issueId, bookId: null });
 };
-</script></body></html>`;
+`,
+);
 
 async function openSite() {
   const url = `${server.url}/__community-site-test.html`;
