@@ -1,6 +1,6 @@
 import type { PresenceEvent, ReviewItem, ReviewItemRef, ReviewKind, ReviewReasonEntry } from '#contract/review';
 import { PRESENCE_REPEAT_MS, PRESENCE_TTL_MS } from '#contract/review';
-import { AWAITING_APPROVAL_LABEL, AWAITING_APPROVAL_RULE, REVIEW_KIND_LABELS } from '#contract/values/review';
+import { REVIEW_KIND_LABELS } from '#contract/values/review';
 import { PageContainer } from '@ant-design/pro-components';
 import { useModel } from '@umijs/max';
 import { Button, Empty, Input, type InputRef, Modal, Segmented, Space, Tag } from 'antd';
@@ -13,6 +13,7 @@ import { message } from '@/utils/feedback';
 import { formatDate } from '@/utils/format';
 import AuthorFileCard from './AuthorFileCard';
 import { decisionTargets, KEY_HELP, moved, queueCommand, REJECT_HELP, reasonByDigit } from './keys';
+import { reasonText } from './reasons';
 import styles from './index.less';
 
 const PAGE_SIZE = 20;
@@ -46,16 +47,6 @@ function Highlighted({ html, words }: { html: string; words: string[] }) {
   }, [html, words]);
   // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised by DOMPurify above (and by the server); only <mark> is added.
   return <div className={styles.content} dangerouslySetInnerHTML={{ __html: marked }} />;
-}
-
-function reasonText(item: ReviewItem): string {
-  return item.reasons
-    .map((r) =>
-      r.rule === AWAITING_APPROVAL_RULE
-        ? AWAITING_APPROVAL_LABEL
-        : `规则「${r.rule}」${r.words.length ? `命中：${r.words.join('、')}` : ''}`,
-    )
-    .join('；');
 }
 
 export default function Review() {
