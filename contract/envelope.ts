@@ -35,6 +35,9 @@ export const ErrorEnvelope = Type.Object(
     ),
     data: Type.Null(),
     conflict: Type.Optional(VersionConflict),
+    reauthWindowSeconds: Type.Optional(
+      Type.Integer({ minimum: 1, description: '403 REAUTH_REQUIRED：验证身份后多少秒内无需再次验证（REAUTH_WINDOW_SECONDS）' }),
+    ),
   },
   { title: 'ErrorEnvelope' },
 );

@@ -153,14 +153,18 @@ type RepeatableConfig = AxiosRequestConfig & { reauthRepeated?: true };
  * given, sends the refused call again, once; its caller gets that answer as if nothing happened.
  * Closed without a proof, the refusal goes on to the error handler as any other.
  */
-export function reauthInterceptor(repeat: (config: RepeatableConfig) => Promise<unknown>, ask: () => Promise<boolean> = askForReauth) {
+export function reauthInterceptor(
+  repeat: (config: RepeatableConfig) => Promise<unknown>,
+  ask: (windowSeconds?: number) => Promise<boolean> = askForReauth,
+) {
   return async (error: unknown) => {
     const { response, config } = (error ?? {}) as TransportError & { config?: RepeatableConfig };
     if (response?.status === 403 && config && !config.reauthRepeated) {
       const envelope = await envelopeIn(response.data);
       // A download's refusal arrives as a blob: the handler reads the envelope as any other.
       if (envelope) response.data = envelope;
-      if (envelope?.errorCode === 'REAUTH_REQUIRED' && (await ask())) return repeat({ ...config, reauthRepeated: true });
+      if (envelope?.errorCode === 'REAUTH_REQUIRED' && (await ask(envelope.reauthWindowSeconds)))
+        return repeat({ ...config, reauthRepeated: true });
     }
     throw error;
   };

@@ -153,7 +153,7 @@ export async function buildApp({ config, database, logging = silentLogging(), no
   registerProbes(app, database);
   // After the drain's onSend hook, which may set Connection: close.
   registerUnreadBody(app);
-  registerErrorHandling(app);
+  registerErrorHandling(app, { reauthWindowMs: config.reauthWindowMs });
   registerSecurityHeaders(app);
   await registerOpenApi(app);
   registerInputNormalisation(app);

@@ -6,8 +6,17 @@ import { setReauthAsker } from '@/utils/trustGate';
 
 type ProofKind = 'password' | 'code' | 'passkey';
 
+/** 「验证后 15 分钟内无需再次验证。」 with the server's own window (REAUTH_WINDOW_SECONDS), in minutes when whole. */
+export function proofLasts(windowSeconds?: number): string {
+  if (!windowSeconds) return '';
+  const span = windowSeconds % 60 === 0 ? `${windowSeconds / 60} 分钟` : `${windowSeconds} 秒`;
+  return `验证后 ${span}内无需再次验证。`;
+}
+
 interface ReauthDialogProps {
   open: boolean;
+  /** How long the proof lasts (the refusal's reauthWindowSeconds); unsaid, the dialog names no time. */
+  windowSeconds?: number;
   /** The proof was accepted: the refused action is repeated. */
   onProved: () => void;
   onCancel: () => void;
@@ -17,7 +26,7 @@ interface ReauthDialogProps {
  * 验证身份: the fresh proof an action that can take over or empty the installation asks for
  * (403 REAUTH_REQUIRED 需要重新验证身份): the password, a code of two-step sign-in, or a passkey.
  */
-export function ReauthDialog({ open, onProved, onCancel }: ReauthDialogProps) {
+export function ReauthDialog({ open, windowSeconds, onProved, onCancel }: ReauthDialogProps) {
   const [kind, setKind] = useState<ProofKind>('password');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
@@ -68,7 +77,7 @@ export function ReauthDialog({ open, onProved, onCancel }: ReauthDialogProps) {
         </Button>,
       ]}
     >
-      <p>该操作需要重新验证身份，请输入密码、动态验证码或使用通行密钥。验证后 15 分钟内无需再次验证。</p>
+      <p>{`该操作需要重新验证身份，请输入密码、动态验证码或使用通行密钥。${proofLasts(windowSeconds)}`}</p>
       <Segmented<ProofKind>
         value={kind}
         onChange={setKind}
@@ -99,13 +108,15 @@ export function ReauthDialog({ open, onProved, onCancel }: ReauthDialogProps) {
 /** Mounted once: answers the request layer's askForReauth with this dialog. */
 export default function ReauthHost() {
   const [open, setOpen] = useState(false);
+  const [windowSeconds, setWindowSeconds] = useState<number>();
   const settle = useRef<((proved: boolean) => void) | null>(null);
 
   useEffect(() => {
     setReauthAsker(
-      () =>
+      (lasts) =>
         new Promise<boolean>((resolve) => {
           settle.current = resolve;
+          setWindowSeconds(lasts);
           setOpen(true);
         }),
     );
@@ -117,5 +128,5 @@ export default function ReauthHost() {
     settle.current?.(proved);
     settle.current = null;
   };
-  return <ReauthDialog open={open} onProved={() => close(true)} onCancel={() => close(false)} />;
+  return <ReauthDialog open={open} windowSeconds={windowSeconds} onProved={() => close(true)} onCancel={() => close(false)} />;
 }

@@ -2,7 +2,7 @@
 import { request } from '@umijs/max';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import ConflictDialog from '@/components/ConflictDialog';
-import { ReauthDialog } from '@/components/ReauthDialog';
+import { proofLasts, ReauthDialog } from '@/components/ReauthDialog';
 import { reauthInterceptor } from '@/requestErrorConfig';
 import { envelope, installFakeNetwork, refusal } from '@/testing/fakeNetwork';
 import { setReauthAsker } from '@/utils/trustGate';
@@ -48,6 +48,15 @@ describe('ConflictDialog', () => {
 });
 
 describe('ReauthDialog', () => {
+  it('says how long the proof lasts with the window the refusal gave, and names no time when none was given', () => {
+    const { unmount } = render(<ReauthDialog open windowSeconds={600} onProved={jest.fn()} onCancel={jest.fn()} />);
+    expect(screen.getByText(/验证后 10 分钟内无需再次验证。/)).toBeTruthy();
+    unmount();
+    render(<ReauthDialog open windowSeconds={90} onProved={jest.fn()} onCancel={jest.fn()} />);
+    expect(screen.getByText(/验证后 90 秒内无需再次验证。/)).toBeTruthy();
+    expect(proofLasts(undefined)).toBe('');
+  });
+
   it('sends the password to /api/admin/me/reauth and reports the proof', async () => {
     const sent = installFakeNetwork(() => ({ status: 200, body: envelope({ validUntil: Date.now() + 900_000 }) }));
     const onProved = jest.fn();
@@ -110,14 +119,18 @@ describe('the request layer on 403 REAUTH_REQUIRED', () => {
 describe('reauthInterceptor', () => {
   const refused = (errorCode: string) => ({
     config: { url: '/api/user/export', method: 'get' },
-    response: { status: 403, data: { success: false, code: 403, msg: '需要重新验证身份', errorCode, data: null } },
+    response: {
+      status: 403,
+      data: { success: false, code: 403, msg: '需要重新验证身份', errorCode, data: null, reauthWindowSeconds: 600 },
+    },
   });
 
-  it('asks for a proof and repeats the refused call once', async () => {
+  it('asks for a proof, telling the dialog how long it will last, and repeats the refused call once', async () => {
     const repeat = jest.fn().mockResolvedValue('again');
     const ask = jest.fn().mockResolvedValue(true);
     await expect(reauthInterceptor(repeat, ask)(refused('REAUTH_REQUIRED'))).resolves.toBe('again');
     expect(ask).toHaveBeenCalledTimes(1);
+    expect(ask).toHaveBeenCalledWith(600);
     expect(repeat).toHaveBeenCalledWith(expect.objectContaining({ url: '/api/user/export', reauthRepeated: true }));
   });
 

@@ -8,7 +8,8 @@ export const PASSWORD_CHANGE_PATH = '/settings?tab=password';
 
 const MUST_CHANGE_EVENT = 'coder-station:must-change-password';
 
-type ReauthAsker = () => Promise<boolean>;
+/** `windowSeconds`: how long the proof will last, as the refusal said (REAUTH_WINDOW_SECONDS). */
+type ReauthAsker = (windowSeconds?: number) => Promise<boolean>;
 let asker: ReauthAsker | null = null;
 // Several calls refused at once (a page's loads) share one dialog and one answer.
 let pending: Promise<boolean> | null = null;
@@ -19,9 +20,9 @@ export function setReauthAsker(ask: ReauthAsker | null): void {
 }
 
 /** Asks for a fresh proof of identity; false when the admin closed the dialog or no dialog is mounted. */
-export function askForReauth(): Promise<boolean> {
+export function askForReauth(windowSeconds?: number): Promise<boolean> {
   if (!asker) return Promise.resolve(false);
-  pending ??= asker().finally(() => {
+  pending ??= asker(windowSeconds).finally(() => {
     pending = null;
   });
   return pending;

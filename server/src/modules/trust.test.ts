@@ -209,7 +209,10 @@ describe('proof before power', () => {
     t.clock.advance(WINDOW_MS - 1000);
     expect((await call(admin.token, 'GET', '/api/user/export')).statusCode).toBe(200);
     t.clock.advance(2000);
-    expect((await call(admin.token, 'GET', '/api/user/export')).json().errorCode).toBe(ERROR_CODES.reauthRequired);
+    const refused = (await call(admin.token, 'GET', '/api/user/export')).json();
+    expect(refused.errorCode).toBe(ERROR_CODES.reauthRequired);
+    // The refusal says how long a proof will last, for the dialog that asks for it.
+    expect(refused.reauthWindowSeconds).toBe(WINDOW_MS / 1000);
 
     const before = t.clock.now();
     const proof = await call(admin.token, 'POST', '/api/admin/me/reauth', { password: admin.password });

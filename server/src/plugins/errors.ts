@@ -168,12 +168,17 @@ export function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoExc
   socket.destroy(error);
 }
 
-/** Every error leaves as the envelope with its real status; a 5xx never shows internals. */
-export function registerErrorHandling(app: FastifyInstance) {
+/**
+ * Every error leaves as the envelope with its real status; a 5xx never shows internals. A 403
+ * REAUTH_REQUIRED also says how long a proof lasts, for the dialog that asks for it.
+ */
+export function registerErrorHandling(app: FastifyInstance, { reauthWindowMs }: { reauthWindowMs: number }) {
+  const reauthWindowSeconds = Math.round(reauthWindowMs / 1000);
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
       if (error.retryAfter !== undefined) reply.header('Retry-After', String(error.retryAfter));
       const envelope = fail(error.statusCode, error.msg, error.errorCode);
+      if (error.errorCode === ERROR_CODES.reauthRequired) return reply.status(error.statusCode).send({ ...envelope, reauthWindowSeconds });
       return reply.status(error.statusCode).send(error.extra ? { ...envelope, ...error.extra } : envelope);
     }
     if (error.validation) {
