@@ -41,13 +41,32 @@ function userListScenarios(options: BenchOptions, users: number): Scenario[] {
   ];
 }
 
+/**
+ * The newest approved issue whose first comment page, as a visitor sees it, has comments: the
+ * newest approved ones of the seed have none, and an empty page would measure less than a
+ * visitor's page (issue 24). Its comment count includes held comments, so the page is asked.
+ */
+async function approvedIssueWithComments(server: BenchServer, token: string): Promise<string> {
+  for (let current = 1; current <= 20; current++) {
+    const page = await getJson<{ data: Array<{ _id: string; commentNumber: number }> }>(
+      `${server.url}/api/issue?current=${current}&pageSize=100&issueStatus=true`,
+      token,
+    );
+    if (!page.data.length) break;
+    for (const issue of page.data.filter((i) => i.commentNumber > 0)) {
+      const response = await fetch(`${server.url}/api/comment/issuecomment/${issue._id}?current=1&pageSize=10`);
+      const body = (await response.json()) as { data?: { count?: number } };
+      if (response.ok && (body.data?.count ?? 0) > 0) return issue._id;
+    }
+  }
+  throw new Error('the seeded database has no approved issue with a comment a visitor sees');
+}
+
 async function contentScenarios(server: BenchServer, token: string): Promise<Scenario[]> {
   const types = await getJson<Array<{ _id: string }>>(`${server.url}/api/type`, token);
   const books = await getJson<{ data: Array<{ _id: string }> }>(`${server.url}/api/book?current=1&pageSize=1`, token);
   if (!types.length || !books.data.length) throw new Error('the seeded database has no types or no books');
-  const approved = await getJson<{ data: Array<{ _id: string }> }>(`${server.url}/api/issue?current=1&pageSize=1&issueStatus=true`, token);
-  if (!approved.data.length) throw new Error('the seeded database has no approved issue');
-  const issueId = approved.data[0]._id;
+  const issueId = await approvedIssueWithComments(server, token);
   return [
     {
       label: 'issue list, approved, one type',
