@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
+import { AWAITING_APPROVAL_RULE } from '#contract/review';
 import { queryRows, type Db } from '../db/client';
 import { canonicalLoginId } from '../lib/account-names';
 import { lockDataDir } from '../lib/data-dir-lock';
@@ -67,7 +68,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const one = async <T>(query: string) => (await queryRows<T>(db, sql.raw(query)))[0];
+const one = async <T>(query: string, on: Db = db) => (await queryRows<T>(on, sql.raw(query)))[0];
 
 describe('npm run import: the sample dump with its static folder', () => {
   it('--dry-run reports what an import would do and changes nothing', async () => {
@@ -99,7 +100,10 @@ describe('npm run import: the sample dump with its static folder', () => {
     );
     expect(logged).toHaveLength(1);
     expect(logged[0]).toMatchObject({ action: '导入', admin_login_id: 'npm run import' });
-    expect(logged[0].changes).toContainEqual({ field: 'comments', after: '读取 4，导入 3，更新 0，跳过 1，修正 1，图片 0' });
+    expect(logged[0].changes).toContainEqual({
+      field: 'comments',
+      after: '读取 4，导入 3，更新 0，跳过 1，修正 1，图片 0，待审 0，标记 0',
+    });
 
     const admins = await queryRows<{ login_id: string; permission: number; enabled: boolean; password_legacy: boolean }>(
       db,
@@ -346,6 +350,193 @@ describe('npm run import: account names by their canonical form', () => {
       await other.database.close();
       await other.drop();
     }
+  });
+});
+
+describe('npm run import: the moderation rules screen what it imports', () => {
+  // A database of its own with a word list: the sample's texts that hold these words are held or flagged.
+  let m: TestContext;
+  let root: string;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cs-import-moderation-'));
+  const ISSUE_OFFSET = '64a1f0c2a1b2c3d4e5f60501';
+  const ISSUE_AWAITING = '64a1f0c2a1b2c3d4e5f60502';
+  const COMMENT_CURSOR = '64a1f0c2a1b2c3d4e5f60601';
+  const COMMENT_INDEX = '64a1f0c2a1b2c3d4e5f60603';
+  const XIAOMING = '64a1f0c2a1b2c3d4e5f60201';
+  beforeAll(async () => {
+    m = await createTestContext();
+    root = await m.rootToken();
+    for (const [word, action] of [
+      ['游标', 'reject'],
+      ['OFFSET', 'hold'],
+      ['索引', 'flag'],
+      ['小明', 'flag'],
+      ['前端', 'hold'],
+    ]) {
+      const added = await m.inject({ method: 'POST', url: '/api/moderation/words', headers: bearer(root), payload: { word, action } });
+      expect(added.statusCode).toBe(201);
+    }
+  });
+  afterAll(async () => {
+    fs.rmSync(dir, { recursive: true, force: true });
+    await m.close();
+  });
+  const mdb = () => m.database.db;
+  const flags = () =>
+    queryRows<{ kind: string; item_id: string; state: string; reasons: unknown }>(
+      mdb(),
+      sql`select kind, item_id, state, reasons from moderation_flags order by kind, item_id, id`,
+    );
+  const queue = async (query = '') =>
+    (await m.inject({ method: 'GET', url: `/api/review${query}`, headers: bearer(root) })).json().data as {
+      count: number;
+      data: Array<{ kind: string; id: string; reasons: unknown[] }>;
+    };
+
+  const EXPECTED_FLAGS = [
+    { kind: 'comment', item_id: COMMENT_CURSOR, state: 'open', reasons: [{ rule: 'word', action: 'reject', words: ['游标'] }] },
+    { kind: 'comment', item_id: COMMENT_INDEX, state: 'open', reasons: [{ rule: 'word', action: 'flag', words: ['索引'] }] },
+    { kind: 'issue', item_id: ISSUE_OFFSET, state: 'open', reasons: [{ rule: 'word', action: 'hold', words: ['OFFSET'] }] },
+    {
+      kind: 'user',
+      item_id: XIAOMING,
+      state: 'open',
+      reasons: [
+        { rule: 'word', action: 'flag', words: ['小明'] },
+        { rule: 'word', action: 'hold', words: ['前端'] },
+      ],
+    },
+  ];
+
+  it('--dry-run counts what the rules would hold and flag, and writes no flag', async () => {
+    const { report } = await importFrom(mdb(), DUMP, { dryRun: true });
+    expect(report.moderation.records.map((r) => [r.kind, r.id, r.outcome])).toEqual([
+      ['user', XIAOMING, 'flagged'],
+      ['issue', ISSUE_OFFSET, 'held'],
+      ['comment', COMMENT_CURSOR, 'held'],
+      ['comment', COMMENT_INDEX, 'flagged'],
+    ]);
+    expect(await flags()).toEqual([]);
+  });
+
+  it('refuses no record: a 拒绝 or 待审 word holds it, a 标记 word publishes and flags it, each in 审核台 with its rule', async () => {
+    const { report } = await importFrom(mdb(), DUMP);
+    expect(table(report)).toEqual(README_TABLE);
+    expect(report.collections.map((c) => [c.collection, c.held, c.flagged])).toEqual([
+      ['types', 0, 0],
+      ['admins', 0, 0],
+      ['users', 0, 1],
+      ['books', 0, 0],
+      ['interviews', 0, 0],
+      ['issues', 1, 0],
+      ['comments', 1, 1],
+    ]);
+    expect(report.moderation.counts).toEqual([
+      { kind: 'user', outcome: 'flagged', rule: 'word', action: 'flag', records: 1 },
+      { kind: 'user', outcome: 'flagged', rule: 'word', action: 'hold', records: 1 },
+      { kind: 'issue', outcome: 'held', rule: 'word', action: 'hold', records: 1 },
+      { kind: 'comment', outcome: 'held', rule: 'word', action: 'reject', records: 1 },
+      { kind: 'comment', outcome: 'flagged', rule: 'word', action: 'flag', records: 1 },
+    ]);
+    expect(report.moderation.records.find((r) => r.id === COMMENT_CURSOR)).toMatchObject({
+      collection: 'comments',
+      line: 234,
+      reason: '待审：敏感词「游标」（拒绝）',
+    });
+    const printed = formatReport(report);
+    expect(printed).toMatch(/comments\s+4\s+3\s+0\s+1\s+1\s+0\s+1\s+1/);
+    expect(printed).toContain('审核规则：待审 2 条，标记 2 条，都已进入审核台：');
+    expect(printed).toContain('  评论 待审 敏感词（拒绝）1 条');
+    expect(printed).toContain(`  comments ${COMMENT_CURSOR}（第 234 行）：待审：敏感词「游标」（拒绝）`);
+
+    // Held: the question unpublished, the comment hidden; flagged: published as the dump says.
+    const issueRows = await queryRows<{ id: string; issue_status: boolean; comment_number: number }>(
+      mdb(),
+      sql`select id, issue_status, comment_number from issues order by id`,
+    );
+    // The held comment is not counted on its question: visitors read one comment there.
+    expect(issueRows).toEqual([
+      { id: ISSUE_OFFSET, issue_status: false, comment_number: 1 },
+      { id: ISSUE_AWAITING, issue_status: false, comment_number: 0 },
+    ]);
+    const commentRows = await queryRows<{ id: string; held: boolean }>(mdb(), sql`select id, held from comments order by id`);
+    expect(commentRows).toEqual([
+      { id: COMMENT_CURSOR, held: true },
+      { id: '64a1f0c2a1b2c3d4e5f60602', held: false },
+      { id: COMMENT_INDEX, held: false },
+    ]);
+    expect(await one<{ n: number }>(`select count(*)::int as n from users`, mdb())).toEqual({ n: 3 });
+    expect(await flags()).toEqual(EXPECTED_FLAGS);
+
+    // 审核台 lists each with its rule (and the question the dump left unapproved, awaiting approval).
+    const waiting = await queue('?pageSize=20');
+    expect(waiting.count).toBe(5);
+    const byId = new Map(waiting.data.map((item) => [item.id, item]));
+    for (const flag of EXPECTED_FLAGS) expect(byId.get(flag.item_id)).toMatchObject({ kind: flag.kind, reasons: flag.reasons });
+    expect(byId.get(ISSUE_AWAITING)).toMatchObject({ reasons: [{ rule: AWAITING_APPROVAL_RULE }] });
+    expect((await queue('?rule=word')).count).toBe(4);
+
+    const logged = await queryRows<{ changes: Array<{ field: string; after: string }> }>(
+      mdb(),
+      sql`select changes from audit_log where entity = 'import' order by id`,
+    );
+    expect(logged[0].changes).toContainEqual({
+      field: 'comments',
+      after: '读取 4，导入 3，更新 0，跳过 1，修正 1，图片 0，待审 1，标记 1',
+    });
+  });
+
+  it('running it again, with or without --update, adds no flag; an approved record stays approved', async () => {
+    const again = await importFrom(mdb(), DUMP);
+    expect(again.report.moderation.records).toEqual([]);
+    expect(await flags()).toEqual(EXPECTED_FLAGS);
+
+    const updated = await importFrom(mdb(), DUMP, { update: true });
+    expect(updated.report.moderation.records).toHaveLength(4);
+    expect(await flags()).toEqual(EXPECTED_FLAGS);
+    expect(await one(`select held from comments where id = '${COMMENT_CURSOR}'`, mdb())).toEqual({ held: true });
+
+    const approved = await m.inject({
+      method: 'POST',
+      url: '/api/review/decisions',
+      headers: bearer(root),
+      payload: { items: [{ kind: 'comment', id: COMMENT_CURSOR }], decision: 'approve' },
+    });
+    expect(approved.statusCode).toBe(200);
+    const afterDecision = await importFrom(mdb(), DUMP, { update: true });
+    expect(afterDecision.report.moderation.records.map((r) => r.id)).not.toContain(COMMENT_CURSOR);
+    expect(await one(`select held from comments where id = '${COMMENT_CURSOR}'`, mdb())).toEqual({ held: false });
+    expect((await flags()).filter((f) => f.item_id === COMMENT_CURSOR).map((f) => f.state)).toEqual(['approved']);
+    expect((await flags()).filter((f) => f.state === 'open')).toHaveLength(3);
+  });
+
+  it('先审后发 of an author already in the database holds the imported posts; the other account rules do not apply', async () => {
+    await mdb().execute(sql`update users set review_first = true where id = '64a1f0c2a1b2c3d4e5f60202'`);
+    // Hold every account's first 5 posts, and links from accounts younger than 30 days: banned_bob
+    // (registered 1677628800000) posted his link a day after signing up, both his first posts.
+    await mdb().execute(sql`update moderation_settings set hold_first_posts = 5, hold_links_days = 30`);
+    const file = path.join(dir, 'more.js');
+    const comment = (id: string, userId: string, content: string, date: number) =>
+      `db.getCollection("comments").insert([ { _id: ObjectId("${id}"), userId: ObjectId("${userId}"), bookId: ObjectId("64a1f0c2a1b2c3d4e5f60301"), commentContent: "${content}", commentDate: "${date}", commentType: Int32("2") } ]);\n`;
+    fs.writeFileSync(
+      file,
+      comment('64a1f0c2a1b2c3d4e5f6ac01', '64a1f0c2a1b2c3d4e5f60202', '好书', 1690000000000) +
+        comment('64a1f0c2a1b2c3d4e5f6ac02', '64a1f0c2a1b2c3d4e5f60203', '下载：https://example.com/book', 1677700000000),
+    );
+    const { report } = await importFrom(mdb(), file);
+    expect(report.moderation.records.map((r) => [r.id, r.outcome, r.reasons])).toEqual([
+      ['64a1f0c2a1b2c3d4e5f6ac01', 'held', [{ rule: 'reviewFirst', action: 'hold', words: [] }]],
+    ]);
+    const rows = await queryRows<{ id: string; held: boolean }>(
+      mdb(),
+      sql`select id, held from comments where id like '64a1f0c2a1b2c3d4e5f6ac%' order by id`,
+    );
+    expect(rows).toEqual([
+      { id: '64a1f0c2a1b2c3d4e5f6ac01', held: true },
+      { id: '64a1f0c2a1b2c3d4e5f6ac02', held: false },
+    ]);
+    // The book counts its published comments only: the one of the sample and the link.
+    expect(await one(`select comment_number from books where id = '64a1f0c2a1b2c3d4e5f60301'`, mdb())).toEqual({ comment_number: 2 });
   });
 });
 

@@ -8,15 +8,25 @@
 import path from 'node:path';
 import { getTableColumns, getTableName, sql } from 'drizzle-orm';
 import { AUDIT_ACTIONS } from '#contract/audit';
+import {
+  MODERATION_ACTIONS,
+  MODERATION_RULES,
+  type ModerationAction,
+  type ModerationKind,
+  type ModerationReason,
+  type ModerationRule,
+} from '#contract/moderation';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { queryRows, type Db } from '../db/client';
-import { admins, books, comments, interviews, issues, types, users } from '../db/schema';
+import { admins, books, comments, interviews, issues, moderationFlags, types, users } from '../db/schema';
 import { ALL_TABLES, writeTransaction, type LockedTable } from '../db/write-lock';
 import { canonicalLoginId } from '../lib/account-names';
 import { DEFAULT_AVATAR, DEFAULT_BOOK_COVER } from '../lib/defaults';
 import { newId } from '../lib/ids';
 import { hashPassword, randomPassword } from '../lib/passwords';
 import { createAudit } from '../modules/audit/audit';
+import { combine, holds, wordMatcher, wordVerdict, type Verdict } from '../modules/moderation/moderation';
+import { enqueueEvent } from '../modules/moderation/webhook.queue';
 import { createImageImporter } from './images';
 import { mapAdmin, mapBook, mapComment, mapInterview, mapIssue, mapType, mapUser, RecordReader, SkipRecord } from './mapping';
 import type { SourceData, SourceDoc } from './values';
@@ -43,8 +53,27 @@ export interface CollectionReport {
   /** Records imported after an obvious fix; `fixes` lists each. */
   fixed: number;
   images: number;
+  /** Records the moderation rules held (kept from visitors until decided in 审核台) and flagged (published, in 审核台). */
+  held: number;
+  flagged: number;
   skips: Notice[];
   fixes: Notice[];
+}
+
+/** A record the moderation rules held or flagged, with the rules that fired (docs/import.md "Moderation"). */
+export interface ModerationNotice extends Notice {
+  kind: ModerationKind;
+  outcome: 'held' | 'flagged';
+  reasons: ModerationReason[];
+}
+
+/** How many records of one kind one rule held or flagged (a record with two rules counts under each). */
+export interface ModerationCount {
+  kind: ModerationKind;
+  outcome: 'held' | 'flagged';
+  rule: ModerationRule;
+  action: ModerationAction;
+  records: number;
 }
 
 /** The whole outcome of one import, as one object (for the console, a test, or an audit entry). */
@@ -60,6 +89,8 @@ export interface ImportReport {
   images: { brought: number; replaced: Notice[] };
   /** Accounts whose password is still an old md5 hash. */
   legacyPasswords: { admins: string[]; users: number; someUsers: string[] };
+  /** What the moderation rules held or flagged, each record and the counts per kind and rule. */
+  moderation: { counts: ModerationCount[]; records: ModerationNotice[] };
   warnings: string[];
   durationMs: number;
 }
@@ -166,6 +197,40 @@ const SPECS: Record<Collection, Spec> = {
 
 const TABLES: Record<Collection, PgTable> = { types, admins, users, books, interviews, issues, comments };
 
+/**
+ * What the moderation rules read of each screened collection: the texts the member paths screen
+ * (a question's title and content, a comment, a nickname and intro) and the author whose
+ * 先审后发 applies. The other account rules are left out (docs/import.md "Moderation").
+ */
+const SCREENED: Partial<
+  Record<Collection, { kind: ModerationKind; texts: (row: Row) => Array<{ text: unknown; html: boolean }>; author?: string }>
+> = {
+  users: {
+    kind: 'user',
+    texts: (row) => [
+      { text: row.nickname, html: false },
+      { text: row.intro, html: false },
+    ],
+  },
+  issues: {
+    kind: 'issue',
+    texts: (row) => [
+      { text: row.issueTitle, html: false },
+      { text: row.issueContent, html: true },
+    ],
+    author: 'userId',
+  },
+  comments: { kind: 'comment', texts: (row) => [{ text: row.commentContent, html: true }], author: 'userId' },
+};
+
+const REVIEW_FIRST: Verdict = { action: 'hold', reasons: [{ rule: 'reviewFirst', action: 'hold', words: [] }], spans: [] };
+
+/** A held or flagged record's reasons as the report prints them: 敏感词「…」（拒绝）；先审后发（待审）. */
+const describeReasons = (outcome: 'held' | 'flagged', reasons: ModerationReason[]) =>
+  `${outcome === 'held' ? '待审' : '标记'}：${reasons
+    .map((r) => `${MODERATION_RULES[r.rule]}${r.words.length ? `「${r.words.join('」「')}」` : ''}（${MODERATION_ACTIONS[r.action]}）`)
+    .join('；')}`;
+
 /** A list of strings as one parameter, for `in (...)`: one statement however long the list. */
 const jsonList = (values: string[]) => sql`(select json_array_elements_text(${JSON.stringify(values)}::json))`;
 
@@ -209,9 +274,13 @@ export async function runImport(db: Db, data: SourceData, options: ImportOptions
       .sort((a, b) => a.collection.localeCompare(b.collection)),
     images: { brought: 0, replaced: [] },
     legacyPasswords: { admins: [], users: 0, someUsers: [] },
+    moderation: { counts: [], records: [] },
     warnings: [],
     durationMs: 0,
   };
+  // The word list's matcher, built once for the whole import, before any transaction holds the database.
+  const matcher = await wordMatcher(db);
+  const moderationCounts = new Map<string, ModerationCount>();
   const newPasswords: ImportResult['newPasswords'] = [];
   // A type whose name is already taken by another id: its records go to that type instead.
   const typeAlias = new Map<string, string>();
@@ -229,6 +298,8 @@ export async function runImport(db: Db, data: SourceData, options: ImportOptions
       skipped: 0,
       fixed: 0,
       images: 0,
+      held: 0,
+      flagged: 0,
       skips: [],
       fixes: [],
     };
@@ -389,7 +460,81 @@ export async function runImport(db: Db, data: SourceData, options: ImportOptions
       }
     }
 
-    // 5. Written in multi-row statements, each batch one JSON parameter: PostgreSQL reads it far
+    // 5. The moderation rules, as on the member paths, except that nothing is refused: a 拒绝 word
+    // holds the record for an admin to decide. The matcher is the import's; the authors' 先审后发
+    // and the items an admin already decided (a re-run with --update) are one statement each.
+    const screening = SCREENED[collection];
+    const verdicts = new Map<string, Verdict>();
+    if (screening) {
+      const authorField = screening.author;
+      const authors = authorField ? [...new Set(candidates.map((c) => String(c.row[authorField])))] : [];
+      const reviewFirst = authors.length
+        ? new Set(
+            (
+              await tx
+                .select({ id: users.id })
+                .from(users)
+                .where(sql`${users.reviewFirst} and ${users.id} in ${jsonList(authors)}`)
+            ).map((r) => r.id),
+          )
+        : new Set<string>();
+      const again = candidates.filter((c) => existing.has(c.row.id)).map((c) => c.row.id);
+      const decided = again.length
+        ? new Set(
+            (
+              await tx
+                .select({ id: moderationFlags.itemId })
+                .from(moderationFlags)
+                .where(
+                  sql`${moderationFlags.kind} = ${screening.kind} and ${moderationFlags.state} <> 'open' and ${moderationFlags.itemId} in ${jsonList(again)}`,
+                )
+            ).map((r) => r.id),
+          )
+        : new Set<string>();
+      for (const c of candidates) {
+        // An admin's decision in 审核台 stands: --update does not hold or flag that record again.
+        if (decided.has(c.row.id)) continue;
+        const verdict = combine(
+          ...screening
+            .texts(c.row)
+            .filter((t): t is { text: string; html: boolean } => typeof t.text === 'string' && t.text !== '')
+            .map((t) => wordVerdict(matcher, t.text, t.html)),
+          ...(authorField && reviewFirst.has(String(c.row[authorField])) ? [REVIEW_FIRST] : []),
+        );
+        if (verdict.action === 'pass') continue;
+        verdicts.set(c.row.id, verdict);
+        // An account is never hidden: whatever fired, it is flagged for an admin to look at.
+        const outcome = screening.kind !== 'user' && holds(verdict) ? 'held' : 'flagged';
+        if (outcome === 'held' && collection === 'issues') c.row.issueStatus = false;
+        out[outcome]++;
+        report.moderation.records.push({
+          ...notice(c.source, c.row.id, describeReasons(outcome, verdict.reasons)),
+          kind: screening.kind,
+          outcome,
+          reasons: verdict.reasons,
+        });
+        for (const reason of verdict.reasons) {
+          const key = `${screening.kind}|${outcome}|${reason.rule}|${reason.action}`;
+          const count = moderationCounts.get(key) ?? {
+            kind: screening.kind,
+            outcome,
+            rule: reason.rule,
+            action: reason.action,
+            records: 0,
+          };
+          count.records++;
+          moderationCounts.set(key, count);
+        }
+      }
+      if (collection === 'comments') {
+        for (const c of candidates) {
+          const verdict = verdicts.get(c.row.id);
+          c.row.held = verdict ? holds(verdict) : false;
+        }
+      }
+    }
+
+    // 6. Written in multi-row statements, each batch one JSON parameter: PostgreSQL reads it far
     // faster than thousands of bound parameters, and the statement triggers run once per batch.
     // Only the columns the mapping fills: the others (a record's version, say) take their defaults
     // on insert, and an update leaves them to the database (json_populate_recordset would give null).
@@ -425,11 +570,21 @@ export async function runImport(db: Db, data: SourceData, options: ImportOptions
     let batch: string[] = [];
     let batchBytes = 0;
     let written = 0;
+    // The batch's held and flagged records, put in the queue by one statement after its rows. A
+    // record already waiting (a re-run with --update) keeps its one open flag, with the new reasons.
+    let flags: Array<{ kind: ModerationKind; item_id: string; reasons: ModerationReason[] }> = [];
     const flush = async () => {
       if (!batch.length) return;
       await tx.execute(
         sql`insert into ${spec.table} (${sql.raw(names)}) select ${sql.raw(names)} from json_populate_recordset(null::${spec.table}, ${`[${batch.join(',')}]`}::json)${onConflict}`,
       );
+      if (flags.length) {
+        await tx.execute(sql`insert into ${moderationFlags} (kind, item_id, reasons, state, created_at)
+          select f.kind, f.item_id, f.reasons, 'open', ${Date.now()}::bigint
+          from json_to_recordset(${JSON.stringify(flags)}::json) as f(kind varchar, item_id varchar, reasons jsonb)
+          on conflict (kind, item_id) where state = 'open' do update set reasons = excluded.reasons`);
+        flags = [];
+      }
       written += batch.length;
       batch = [];
       batchBytes = 0;
@@ -441,13 +596,16 @@ export async function runImport(db: Db, data: SourceData, options: ImportOptions
       if (batch.length && (batch.length >= BATCH || batchBytes + json.length > BATCH_BYTES)) await flush();
       batch.push(json);
       batchBytes += json.length;
+      const verdict = verdicts.get(c.row.id);
+      if (verdict && screening) flags.push({ kind: screening.kind, item_id: c.row.id, reasons: verdict.reasons });
       if (existing.has(c.row.id)) out.updated++;
       else out.imported++;
     }
     await flush();
 
     if (collection === 'comments') {
-      // Counters follow from the rows: the dump's commentNumber is not trusted.
+      // Counters follow from the rows: the dump's commentNumber is not trusted. Only the comments
+      // visitors can read count: a held one is counted when an admin approves it.
       for (const parent of ['issues', 'books'] as const) {
         const table = parent === 'issues' ? issues : books;
         const column = parent === 'issues' ? comments.issueId : comments.bookId;
@@ -457,7 +615,7 @@ export async function runImport(db: Db, data: SourceData, options: ImportOptions
         await tx.execute(sql`
           update ${table} set comment_number = counted.n
           from (select p.id, count(c.id)::int as n
-                from ${jsonList(ids)} as p(id) left join ${comments} c on ${sql.raw(`c.${column.name}`)} = p.id
+                from ${jsonList(ids)} as p(id) left join ${comments} c on ${sql.raw(`c.${column.name}`)} = p.id and not c.held
                 group by p.id) counted
           where ${table.id} = counted.id and ${table.commentNumber} <> counted.n`);
       }
@@ -503,6 +661,7 @@ export async function runImport(db: Db, data: SourceData, options: ImportOptions
     }
     await legacyAccounts(db);
   }
+  report.moderation.counts = [...moderationCounts.values()];
   report.durationMs = Date.now() - started;
   if (!options.dryRun) await recordImport(db, report);
   return { report, newPasswords };
@@ -511,18 +670,24 @@ export async function runImport(db: Db, data: SourceData, options: ImportOptions
 /** No admin runs the command: the log names the command itself as the one who did it. */
 export const IMPORT_ACTOR = { id: '000000000000000000000000', loginId: 'npm run import', permission: 1 };
 
-/** One 导入 entry in the audit log for a committed import: its source and each collection's counts. */
+/**
+ * One 导入 entry in the audit log for a committed import: its source and each collection's counts;
+ * and, when the rules held or flagged records, one summary to the webhooks (as 重新检查 sends).
+ */
 async function recordImport(db: Db, report: ImportReport) {
-  await db.transaction((tx) =>
-    createAudit().record(tx, IMPORT_ACTOR, {
+  const held = report.collections.reduce((n, c) => n + c.held, 0);
+  const flagged = report.collections.reduce((n, c) => n + c.flagged, 0);
+  await db.transaction(async (tx) => {
+    if (held + flagged) await enqueueEvent(tx, 'item.waiting', { import: true, held, flagged }, Date.now());
+    await createAudit().record(tx, IMPORT_ACTOR, {
       action: AUDIT_ACTIONS.import,
       entity: 'import',
       entityId: newId(),
       title: path.basename(report.source),
       changes: report.collections.map((c) => ({
         field: c.collection,
-        after: `读取 ${c.read}，导入 ${c.imported}，更新 ${c.updated}，跳过 ${c.skipped}，修正 ${c.fixed}，图片 ${c.images}`,
+        after: `读取 ${c.read}，导入 ${c.imported}，更新 ${c.updated}，跳过 ${c.skipped}，修正 ${c.fixed}，图片 ${c.images}，待审 ${c.held}，标记 ${c.flagged}`,
       })),
-    }),
-  );
+    });
+  });
 }

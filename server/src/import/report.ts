@@ -1,3 +1,4 @@
+import { MODERATION_ACTIONS, MODERATION_KINDS, MODERATION_RULES } from '#contract/moderation';
 import type { ImportReport, Notice } from './importer';
 
 const where = (n: Notice) =>
@@ -21,12 +22,14 @@ const listed = (notices: Notice[]) =>
 export function formatReport(report: ImportReport): string {
   const lines: string[] = [];
   lines.push(report.dryRun ? '试运行（--dry-run）：以下是将会发生的结果，数据库没有任何改动。' : '导入完成。');
-  const head = ['集合', '读取', '导入', '更新', '跳过', '修正', '图片'];
-  const widths = [12, 8, 8, 8, 8, 8, 8];
+  const head = ['集合', '读取', '导入', '更新', '跳过', '修正', '图片', '待审', '标记'];
+  const widths = [12, 8, 8, 8, 8, 8, 8, 8, 8];
   lines.push(head.map((h, i) => pad(h, widths[i])).join(''));
   for (const c of report.collections) {
     lines.push(
-      [c.collection, c.read, c.imported, c.updated, c.skipped, c.fixed, c.images].map((v, i) => pad(String(v), widths[i])).join(''),
+      [c.collection, c.read, c.imported, c.updated, c.skipped, c.fixed, c.images, c.held, c.flagged]
+        .map((v, i) => pad(String(v), widths[i]))
+        .join(''),
     );
   }
   if (report.ignored.length) {
@@ -38,6 +41,17 @@ export function formatReport(report: ImportReport): string {
   const fixes = report.collections.flatMap((c) => c.fixes);
   if (fixes.length) lines.push(`修正后导入的记录（${fixes.length} 处）：`, ...listed(fixes));
   if (report.images.replaced.length) lines.push('换成默认图片的记录：', ...listed(report.images.replaced));
+  const { counts, records } = report.moderation;
+  if (records.length) {
+    const held = records.filter((r) => r.outcome === 'held').length;
+    lines.push(`审核规则：待审 ${held} 条，标记 ${records.length - held} 条，都已进入审核台：`);
+    for (const c of counts) {
+      lines.push(
+        `  ${MODERATION_KINDS[c.kind]} ${c.outcome === 'held' ? '待审' : '标记'} ${MODERATION_RULES[c.rule]}（${MODERATION_ACTIONS[c.action]}）${c.records} 条`,
+      );
+    }
+    lines.push('待审和标记的记录：', ...listed(records));
+  }
   const legacy = report.legacyPasswords;
   lines.push(
     `仍使用旧 md5 密码的账号：管理员 ${legacy.admins.length ? legacy.admins.join('、') : '无'}；用户 ${legacy.users} 个${

@@ -76,6 +76,23 @@ export function forgetRules(): void {
   cached = null;
 }
 
+/**
+ * The current word list's matcher, built once per list version: a bulk path (the import) takes it
+ * once and checks every record with `wordVerdict`, instead of a settings read per text.
+ */
+export async function wordMatcher(db: Db): Promise<Rules['matcher']> {
+  return (await rules(db)).matcher;
+}
+
+/** The word list's verdict of one text, with `matcher` from `wordMatcher` (no account rules). */
+export function wordVerdict(matcher: Rules['matcher'], text: string, html: boolean): Verdict {
+  const { reasons, spans } = matchWords(matcher, text, html);
+  return { action: strictest(reasons), reasons, spans };
+}
+
+const strictest = (reasons: ModerationReason[]) =>
+  reasons.reduce<Verdict['action']>((worst, r) => (SEVERITY[r.action] > SEVERITY[worst] ? r.action : worst), 'pass');
+
 /** The 敏感词 verdict of one text: the words that fire, grouped by action, and where they are. */
 export function matchWords(matcher: Rules['matcher'], text: string, html: boolean): Pick<Verdict, 'reasons' | 'spans'> {
   const spans: ModerationSpan[] = matcher
@@ -123,8 +140,7 @@ export async function moderate(db: Db, input: ModerationInput, now: number = Dat
   const current = await rules(db);
   const { reasons, spans } = matchWords(current.matcher, input.text, input.html ?? input.kind !== 'user');
   if (input.author && input.kind !== 'user') reasons.push(...(await accountReasons(db, current, input.author, input.text, now)));
-  const action = reasons.reduce<Verdict['action']>((worst, r) => (SEVERITY[r.action] > SEVERITY[worst] ? r.action : worst), 'pass');
-  return { action, reasons, spans };
+  return { action: strictest(reasons), reasons, spans };
 }
 
 export class ContentRejected extends AppError {
