@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { Client } from 'pg';
 import { signIn } from '../server/test/live/client';
 import { ServerProcess } from '../server/test/live/server-process';
+import { addWaiting, timeReviewPages } from './lib/moderation';
 import { databaseUrl } from './lib/postgres';
 
 const { values } = parseArgs({
@@ -39,8 +40,6 @@ async function sql(url: string, text: string) {
   }
 }
 
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
-
 async function main() {
   await sql(adminUrl!, `drop database if exists ${name}`);
   await sql(adminUrl!, `create database ${name}`);
@@ -49,41 +48,27 @@ async function main() {
   const server = await ServerProcess.start({ dataDir, databaseUrl: url }, 180_000);
   try {
     const seeded = performance.now();
-    // Ids as 24 hex digits from a number; dates one second apart, oldest first.
+    // The rest of the database, nothing waiting: ids as 24 hex digits from a number, dates one second
+    // apart, oldest first. The waiting items are added as `npm run bench` adds them (lib/moderation.ts).
     await sql(
       url,
       `insert into types (id, type_name, created_at) values ('${'0'.repeat(23)}1', 'bench', 0);
        insert into users (id, login_id, password_hash, nickname, avatar, register_date, last_login_date, login_key)
          select 'a' || lpad(to_hex(g), 23, '0'), 'u' || g, 'x', 'n' || g, '/a.png', 1e12, 1e12, 'u' || g from generate_series(1, 1000) g;
        insert into issues (id, issue_title, issue_content, issue_status, issue_date, user_id, type_id)
-         select 'b' || lpad(to_hex(g), 23, '0'), 'issue ' || g, '<p>question ' || g || '</p>', g > ${waiting / 2}, 1.7e12 + g * 1000,
-           'a' || lpad(to_hex(g % 1000 + 1), 23, '0'), '${'0'.repeat(23)}1' from generate_series(1, ${waiting / 2 + 20000}) g;
+         select 'b' || lpad(to_hex(g), 23, '0'), 'issue ' || g, '<p>question ' || g || '</p>', true, 1.7e12 + g * 1000,
+           'a' || lpad(to_hex(g % 1000 + 1), 23, '0'), '${'0'.repeat(23)}1' from generate_series(1, 20000) g;
        insert into comments (id, user_id, issue_id, type_id, comment_content, comment_date, comment_type, held)
-         select 'c' || lpad(to_hex(g), 23, '0'), 'a' || lpad(to_hex(g % 1000 + 1), 23, '0'), 'b' || lpad(to_hex(${waiting / 2} + g % 20000 + 1), 23, '0'),
-           '${'0'.repeat(23)}1', '<p>comment ' || g || '</p>', 1.7e12 + g * 100, 1, g <= ${waiting / 2} from generate_series(1, ${comments}) g;
-       insert into moderation_flags (kind, item_id, reasons, state, created_at)
-         select 'comment', 'c' || lpad(to_hex(g), 23, '0'), '[{"rule":"word","action":"hold","words":["spam"]}]', 'open', 1.7e12 + g * 100
-           from generate_series(1, ${waiting / 2}) g;
-       analyze;`,
+         select 'c' || lpad(to_hex(g), 23, '0'), 'a' || lpad(to_hex(g % 1000 + 1), 23, '0'), 'b' || lpad(to_hex(g % 20000 + 1), 23, '0'),
+           '${'0'.repeat(23)}1', '<p>comment ' || g || '</p>', 1.7e12 + g * 100, 1, false from generate_series(1, ${comments}) g;`,
     );
-    console.log(`seeded ${comments} comments, ${waiting} waiting in ${((performance.now() - seeded) / 1000).toFixed(1)} s`);
+    const now = await addWaiting(url, waiting);
+    console.log(
+      `seeded ${comments} comments, ${now.questions + now.comments} waiting (${now.questions} questions, ${now.comments} comments) in ${((performance.now() - seeded) / 1000).toFixed(1)} s`,
+    );
     const token = await signIn(server.url);
-    for (const path of [
-      '/api/review?pageSize=20',
-      '/api/review?pageSize=20&kind=comment',
-      '/api/review?pageSize=20&kind=issue',
-      '/api/review/counts',
-    ]) {
-      const times: number[] = [];
-      for (let i = 0; i < repeats + 5; i++) {
-        const start = performance.now();
-        const response = await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
-        if (!response.ok) throw new Error(`${path}: ${response.status}`);
-        await response.arrayBuffer();
-        if (i >= 5) times.push(performance.now() - start);
-      }
-      times.sort((a, b) => a - b);
-      console.log(`${path}: p50 ${quantile(times, 0.5).toFixed(1)} ms, p95 ${quantile(times, 0.95).toFixed(1)} ms (${repeats} calls)`);
+    for (const row of await timeReviewPages(server.url, token, repeats)) {
+      console.log(`${row.path}: p50 ${row.p50.toFixed(1)} ms, p95 ${row.p95.toFixed(1)} ms (${row.calls} calls)`);
     }
     console.log(
       `load average ${os

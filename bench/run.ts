@@ -9,6 +9,7 @@ import path from 'node:path';
 import { measureExport } from './lib/export';
 import { LATENCY_LISTS, measureLatencies } from './lib/latency';
 import { measure } from './lib/load';
+import { measureModeration } from './lib/moderation';
 import { deepPageFor, parseOptions, ROOT, type BenchOptions } from './lib/options';
 import { captureCalls, inlinedStatements, pgbench, prepareBenchDatabase, runSeed, serverVersion } from './lib/postgres';
 import { measureSideBySide, startFloors, type Floors } from './lib/floor';
@@ -219,6 +220,11 @@ async function main() {
       // A whole-list export needs a proof of identity within the last REAUTH_WINDOW_SECONDS; the
       // measured runs above outlast it, and a sign-in is such a proof.
       results.exports = [await measureExport('PostgreSQL', server, await signIn(server.url), '/api/user/export')];
+      if (options.moderation) {
+        // Last on this database: it writes comments and waiting items, and takes them away again.
+        console.error('PostgreSQL: moderation (the word check on a write, the 审核台 queue)');
+        results.moderation = await measureModeration(server.url, url, () => signIn(server.url), options);
+      }
       if (options.embedded) {
         await server.stop();
         running.pop();

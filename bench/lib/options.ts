@@ -26,6 +26,10 @@ export interface BenchOptions {
   web: boolean;
   out: string;
   quick: boolean;
+  /** The moderation section (issue 25, bench/lib/moderation.ts): words in the list, items waiting in 审核台. */
+  moderation: boolean;
+  moderationWords: number;
+  waiting: number;
   /** The list calls at growing sizes instead of the main run (bench/lib/scale.ts). */
   scale: boolean;
   /** The sizes, in users, of the --scale run. */
@@ -51,7 +55,9 @@ const USAGE = `npm run bench -- [options]
                        (BENCH_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres)
   --database NAME      the bench database's name (bench; bench_quick with --quick)
   --keep               reuse the bench database when it already holds these sizes (no re-seed)
-  --no-postgres, --no-embedded, --no-web   leave a part out
+  --moderation-words N words in the list for the moderation section (10000)
+  --waiting N          items waiting in 审核台 for its queue page (100000)
+  --no-postgres, --no-embedded, --no-web, --no-moderation   leave a part out
   --out FILE           where the report goes (bench/RESULTS.md)
   --quick              smoke run: tiny sizes, 2 s runs (CI)
   --scale              instead: the list calls at growing sizes, each on a database of its own
@@ -69,8 +75,21 @@ const FULL = {
   embeddedUsers: 100_000,
   duration: 20,
   warmup: 3,
+  moderationWords: 10_000,
+  waiting: 100_000,
 };
-const QUICK = { users: 3000, issues: 600, comments: 3000, books: 300, interviews: 30, embeddedUsers: 3000, duration: 2, warmup: 1 };
+const QUICK = {
+  users: 3000,
+  issues: 600,
+  comments: 3000,
+  books: 300,
+  interviews: 30,
+  embeddedUsers: 3000,
+  duration: 2,
+  warmup: 1,
+  moderationWords: 300,
+  waiting: 300,
+};
 
 function count(raw: string | undefined, name: string, fallback: number): number {
   if (raw === undefined) return fallback;
@@ -99,6 +118,9 @@ export function parseOptions(argv: string[]): BenchOptions {
       'no-postgres': { type: 'boolean', default: false },
       'no-embedded': { type: 'boolean', default: false },
       'no-web': { type: 'boolean', default: false },
+      'no-moderation': { type: 'boolean', default: false },
+      'moderation-words': { type: 'string' },
+      waiting: { type: 'string' },
       out: { type: 'string' },
       quick: { type: 'boolean', default: false },
       scale: { type: 'boolean', default: false },
@@ -133,6 +155,9 @@ export function parseOptions(argv: string[]): BenchOptions {
     postgres: !values['no-postgres'],
     embedded: !values['no-embedded'],
     web: !values['no-web'],
+    moderation: !values['no-moderation'],
+    moderationWords: count(values['moderation-words'], 'moderation-words', base.moderationWords),
+    waiting: count(values.waiting, 'waiting', base.waiting),
     out: path.resolve(values.out ?? path.join(ROOT, values.scale ? 'bench/SCALE.md' : 'bench/RESULTS.md')),
     quick: values.quick ?? false,
     scale: values.scale ?? false,

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { ExportRow } from './export';
 import { deepPageTargets, latencySection, latencyTargets, type LatencyRow } from './latency';
 import type { LoadResult } from './load';
+import type { ModerationSection } from './moderation';
 import type { BenchOptions } from './options';
 import type { PgbenchResult } from './postgres';
 import type { LighthouseResult, PageLoad } from './web';
@@ -40,6 +41,8 @@ export interface Results {
   latencies: LatencyRow[];
   startups: Startup[];
   exports?: ExportRow[];
+  /** Issue 25: the word check's cost on a write and the 审核台 queue (lib/moderation.ts). */
+  moderation?: ModerationSection;
   pages?: { login: PageLoad; userList: PageLoad; lighthouse: { login: LighthouseResult; userList: LighthouseResult } };
 }
 
@@ -108,6 +111,7 @@ function targets(results: Results): Target[] {
     });
   }
   out.push(...latencyTargets(results.latencies));
+  if (results.moderation) out.push(...moderationTargets(results.moderation));
   out.push(...deepPageTargets(results.latencies));
   const embeddedFirst = results.api.find((r) => r.database === 'embedded' && r.label.startsWith('user list, page 1'));
   if (embeddedFirst) {
@@ -161,6 +165,79 @@ function targets(results: Results): Target[] {
     out.push({ target: 'server RSS under the list load: ≤ 300 MB', measured: `${peak.toFixed(0)} MB`, met: peak <= 300 });
   }
   return out;
+}
+
+const MODERATION_TARGET = { addedP95Ms: 2, reviewP95Ms: 50 };
+
+function moderationTargets(m: ModerationSection): Target[] {
+  const { write, waiting } = m;
+  const added = { p50: write.full.p50 - write.empty.p50, p95: write.full.p95 - write.empty.p95 };
+  return [
+    {
+      target: `${write.words.toLocaleString('en')} words, a ${write.postLength.toLocaleString('en')}-character comment: the word check adds ≤ ${MODERATION_TARGET.addedP95Ms} ms p95 to POST /api/comment`,
+      measured:
+        `+${ms(added.p95)} p95, +${ms(added.p50)} p50 (p95 ${ms(write.full.p95)} against ${ms(write.empty.p95)} with no words); ` +
+        `matcher alone p95 ${write.matcher.p95.toFixed(2)} ms; load ${write.load.toFixed(1)}` +
+        (write.failed.empty + write.failed.full ? `; ${write.failed.empty + write.failed.full} writes answered 503` : ''),
+      met: added.p95 <= MODERATION_TARGET.addedP95Ms,
+    },
+    ...m.review.map((row) => ({
+      target: `审核台 \`${row.path}\`, ${m.comments.toLocaleString('en')} comments, ${(waiting.questions + waiting.comments).toLocaleString('en')} waiting: p95 ≤ ${MODERATION_TARGET.reviewP95Ms} ms`,
+      measured: `p95 ${ms(row.p95)}, p50 ${ms(row.p50)}; load ${row.load.toFixed(1)}`,
+      met: row.p95 <= MODERATION_TARGET.reviewP95Ms,
+    })),
+  ];
+}
+
+function moderationSection(m: ModerationSection): string[] {
+  const { write, waiting } = m;
+  return [
+    '## Moderation (issue 25)',
+    '',
+    `The word check on a real write: POST /api/comment of ${write.postLength.toLocaleString('en')}-character HTML comments (Chinese and Latin, every hit of the list broken so they pass), ` +
+      `one at a time, with the word list empty and with ${write.words.toLocaleString('en')} words (imported through /api/moderation/words/file), in alternating rounds; ` +
+      'the list as it was and the comments written are restored and removed afterwards. The matcher alone: the same list and posts (with hits) checked in the bench process.',
+    '',
+    table(
+      ['', 'calls', 'p50', 'p95', 'p99', 'load (1 min)'],
+      [
+        [
+          'POST /api/comment, no words',
+          `${write.empty.calls}${write.failed.empty ? ` (${write.failed.empty} answered 503)` : ''}`,
+          ms(write.empty.p50),
+          ms(write.empty.p95),
+          '—',
+          '—',
+        ],
+        [
+          `POST /api/comment, ${write.words.toLocaleString('en')} words`,
+          `${write.full.calls}${write.failed.full ? ` (${write.failed.full} answered 503)` : ''}`,
+          ms(write.full.p50),
+          ms(write.full.p95),
+          '—',
+          '—',
+        ],
+        ['added by the words', '', ms(write.full.p50 - write.empty.p50), ms(write.full.p95 - write.empty.p95), '—', write.load.toFixed(2)],
+        [
+          `matcher alone (built in ${write.matcher.buildMs.toFixed(0)} ms)`,
+          String(write.matcher.checks),
+          `${write.matcher.p50.toFixed(3)} ms`,
+          `${write.matcher.p95.toFixed(3)} ms`,
+          `${write.matcher.p99.toFixed(3)} ms`,
+          '—',
+        ],
+      ],
+    ),
+    '',
+    `The 审核台 queue on the bench database (${m.comments.toLocaleString('en')} comments) with ${waiting.questions.toLocaleString('en')} questions awaiting approval ` +
+      `and ${waiting.comments.toLocaleString('en')} held comments with open flags (added for this part and removed after it), one request at a time, after 5 unmeasured calls.`,
+    '',
+    table(
+      ['request', 'calls', 'p50', 'p95', 'load (1 min)'],
+      m.review.map((row) => [`\`${row.path}\``, String(row.calls), ms(row.p50), ms(row.p95), row.load.toFixed(2)]),
+    ),
+    '',
+  ];
 }
 
 function apiTable(rows: ApiRow[]): string {
@@ -278,6 +355,7 @@ export function renderMarkdown(results: Results, notes: string | null, failure: 
       '',
     );
   }
+  if (results.moderation) parts.push(...moderationSection(results.moderation));
   if (results.pages) {
     const { login, userList, lighthouse } = results.pages;
     parts.push(
