@@ -447,7 +447,7 @@ export async function runImport(db: Db, data: SourceData, options: ImportOptions
     await flush();
 
     if (collection === 'comments') {
-      // Counters follow from the rows: the dump's commentNumber is not trusted.
+      // Counters follow from the rows: the dump's commentNumber is not trusted; held comments are not counted.
       for (const parent of ['issues', 'books'] as const) {
         const table = parent === 'issues' ? issues : books;
         const column = parent === 'issues' ? comments.issueId : comments.bookId;
@@ -457,7 +457,7 @@ export async function runImport(db: Db, data: SourceData, options: ImportOptions
         await tx.execute(sql`
           update ${table} set comment_number = counted.n
           from (select p.id, count(c.id)::int as n
-                from ${jsonList(ids)} as p(id) left join ${comments} c on ${sql.raw(`c.${column.name}`)} = p.id
+                from ${jsonList(ids)} as p(id) left join ${comments} c on ${sql.raw(`c.${column.name}`)} = p.id and not c.held
                 group by p.id) counted
           where ${table.id} = counted.id and ${table.commentNumber} <> counted.n`);
       }
