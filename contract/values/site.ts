@@ -15,6 +15,8 @@ export const POINTS_REASONS = {
   issueComment: 'issue_comment',
   bookComment: 'book_comment',
   bookUnlock: 'book_unlock',
+  /** 撤销 of a held comment's approval: what the comment earned is taken back (down to 0). */
+  commentHeldAgain: 'comment_held_again',
 } as const;
 export type PointsReason = (typeof POINTS_REASONS)[keyof typeof POINTS_REASONS];
 
@@ -25,4 +27,5 @@ export const POINTS_REASON_LABELS: Record<PointsReason, string> = {
   issue_comment: '评论问答',
   book_comment: '评论书籍',
   book_unlock: '下载书籍',
+  comment_held_again: '评论撤销通过',
 };

@@ -254,19 +254,19 @@ export async function seed(db: Db, sizes: SeedSizes, progress: Progress = () => 
     );
   }
 
-  // Counters follow from the rows, so they are exact whatever was there before.
+  // Counters follow from the rows, so they are exact whatever was there before (held comments are not counted).
   progress('counters', 0, 2);
   await writeTransaction(db, ['issues', 'comments'], (tx) =>
     tx.execute(sql`
     update issues set comment_number = coalesce(c.n, 0)
-    from (select i.id, count(c.id)::int as n from issues i left join comments c on c.issue_id = i.id group by i.id) c
+    from (select i.id, count(c.id)::int as n from issues i left join comments c on c.issue_id = i.id and not c.held group by i.id) c
     where c.id = issues.id and issues.comment_number is distinct from coalesce(c.n, 0)`),
   );
   progress('counters', 1, 2);
   await writeTransaction(db, ['books', 'comments'], (tx) =>
     tx.execute(sql`
     update books set comment_number = coalesce(c.n, 0)
-    from (select b.id, count(c.id)::int as n from books b left join comments c on c.book_id = b.id group by b.id) c
+    from (select b.id, count(c.id)::int as n from books b left join comments c on c.book_id = b.id and not c.held group by b.id) c
     where c.id = books.id and books.comment_number is distinct from coalesce(c.n, 0)`),
   );
   progress('counters', 2, 2);

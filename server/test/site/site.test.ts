@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { ERROR_CODES } from '#contract/envelope';
 import { POINTS_REASONS, SITE_MESSAGES } from '#contract/site';
-import { books, issues, pointsLedger, users } from '../../src/db/schema';
+import { books, comments, issues, pointsLedger, trash, users } from '../../src/db/schema';
 import { contentFixtures } from '../content';
 import { CAPTCHA, ROOT_LOGIN, ROOT_PASSWORD, bearer, createTestContext, type TestContext } from '../harness';
 import { OLD_CLIENT_CALLS } from './old-client';
@@ -673,6 +673,102 @@ describe('先审后发: a member marked in the back-office', () => {
     expect((await mark(false)).json().data.reviewFirst).toBe(false);
     const publishedId = await post();
     expect(await visitorSees()).toContain(publishedId);
+  });
+
+  it('counts a held comment and pays for it only once approved; 撤销, 拒绝, delete and restore keep that true', async () => {
+    const member = await memberWithPassword('site-held-points-member');
+    await t.inject({ method: 'PATCH', url: `/api/user/${member.id}`, headers: bearer(root), payload: { reviewFirst: true } });
+    const issueFor = await fx.issue(otherUserId, typeId, { issueTitle: '待审评论的问题', issueStatus: true });
+    const bookFor = await fx.book(typeId, { bookTitle: '待审评论的书' });
+    const post = async (payload: object) => {
+      const posted = await t.inject({
+        method: 'POST',
+        url: '/api/comment',
+        headers: bearer(member.token),
+        remoteAddress: member.ip,
+        payload: { commentContent: '<p>先审后发的评论</p>', typeId, ...payload },
+      });
+      expect(posted.statusCode).toBe(201);
+      return posted.json().data._id as string;
+    };
+    const counted = async () => {
+      const [issue] = await db().select({ n: issues.commentNumber }).from(issues).where(eq(issues.id, issueFor));
+      const [book] = await db().select({ n: books.commentNumber }).from(books).where(eq(books.id, bookFor));
+      return { issue: issue.n, book: book.n };
+    };
+    const points = async () => (await db().select({ p: users.points }).from(users).where(eq(users.id, member.id)))[0].p;
+    const ledger = () => db().select().from(pointsLedger).where(eq(pointsLedger.userId, member.id)).orderBy(pointsLedger.id);
+    const decide = (ids: string[], decision: 'approve' | 'reject') =>
+      t.inject({
+        method: 'POST',
+        url: '/api/review/decisions',
+        headers: bearer(root),
+        payload: { items: ids.map((id) => ({ kind: 'comment', id })), decision },
+      });
+    const revert = (auditId: string) => t.inject({ method: 'POST', url: `/api/audit/${auditId}/revert`, headers: bearer(root) });
+    const start = await points();
+
+    // Posted held: nothing counted, nothing paid.
+    const first = await post({ commentType: 1, issueId: issueFor });
+    const second = await post({ commentType: 1, issueId: issueFor });
+    const onBook = await post({ commentType: 2, bookId: bookFor });
+    expect(await counted()).toEqual({ issue: 0, book: 0 });
+    expect(await points()).toBe(start);
+    expect(await ledger()).toEqual([]);
+
+    // All three approved at once: counted and paid, one ledger row each, balances in order.
+    const approved = await decide([first, second, onBook], 'approve');
+    expect(approved.statusCode).toBe(200);
+    expect(await counted()).toEqual({ issue: 2, book: 1 });
+    expect(await points()).toBe(start + 10);
+    const paid = await ledger();
+    expect(paid.map((r) => [r.refId, r.delta, r.reason])).toEqual(
+      [
+        [first, 4, POINTS_REASONS.issueComment],
+        [second, 4, POINTS_REASONS.issueComment],
+        [onBook, 2, POINTS_REASONS.bookComment],
+      ].sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+    );
+    expect(paid.map((r) => r.balance)).toEqual([start + paid[0].delta, start + paid[0].delta + paid[1].delta, start + 10]);
+
+    // 撤销 of the first approval: held again, uncounted, its 4 points taken back.
+    const undone = await revert(approved.json().data.auditIds[0]);
+    expect(undone.statusCode).toBe(200);
+    expect(await counted()).toEqual({ issue: 1, book: 1 });
+    expect(await points()).toBe(start + 6);
+    expect((await ledger()).at(-1)).toMatchObject({ refId: first, delta: -4, reason: POINTS_REASONS.commentHeldAgain, balance: start + 6 });
+
+    // A held comment deleted, then restored from the bin: never counted either way, and held again.
+    const gone = await t.inject({ method: 'DELETE', url: `/api/comment/${first}`, headers: bearer(root) });
+    expect(gone.statusCode).toBe(200);
+    expect(await counted()).toEqual({ issue: 1, book: 1 });
+    const [entry] = await db().select({ id: trash.id }).from(trash).where(eq(trash.entityId, first));
+    expect((await t.inject({ method: 'POST', url: `/api/trash/${entry.id}/restore`, headers: bearer(root) })).statusCode).toBe(200);
+    expect(await counted()).toEqual({ issue: 1, book: 1 });
+    const [restored] = await db().select({ held: comments.held }).from(comments).where(eq(comments.id, first));
+    expect(restored.held).toBe(true);
+
+    // An unheld comment deleted still counts down.
+    expect((await t.inject({ method: 'DELETE', url: `/api/comment/${second}`, headers: bearer(root) })).statusCode).toBe(200);
+    expect(await counted()).toEqual({ issue: 0, book: 1 });
+
+    // 拒绝 of a held comment: it never counted, so nothing moves.
+    const before = await ledger();
+    expect((await decide([first], 'reject')).statusCode).toBe(200);
+    expect(await counted()).toEqual({ issue: 0, book: 1 });
+    expect(await points()).toBe(start + 6);
+    expect(await ledger()).toEqual(before);
+
+    // 撤销 with a balance below what the comment earned takes back down to 0.
+    await db().update(users).set({ points: 1 }).where(eq(users.id, member.id));
+    expect((await revert(approved.json().data.auditIds[2])).statusCode).toBe(200);
+    expect(await counted()).toEqual({ issue: 0, book: 0 });
+    expect(await points()).toBe(0);
+    expect((await ledger()).at(-1)).toMatchObject({ refId: onBook, delta: -1, reason: POINTS_REASONS.commentHeldAgain, balance: 0 });
+    // Approved again, it earns only what was taken back.
+    expect((await decide([onBook], 'approve')).statusCode).toBe(200);
+    expect(await counted()).toEqual({ issue: 0, book: 1 });
+    expect(await points()).toBe(1);
   });
 
   it('cannot be set or cleared by the member themself', async () => {

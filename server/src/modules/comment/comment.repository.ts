@@ -102,9 +102,15 @@ export function createCommentRepository(db: Db) {
 
     /**
      * Moves the parent's commentNumber by `delta` and answers the parent's typeId, or null when
-     * there is no such parent. The update also locks the parent until the transaction ends.
+     * there is no such parent. The update also locks the parent until the transaction ends; a held
+     * comment is not counted (delta 0), but its parent is locked and checked all the same.
      */
-    async countOnParent(commentType: CommentType, parentId: string, delta: 1 | -1, tx: Locked<'issues' | 'books'>): Promise<string | null> {
+    async countOnParent(
+      commentType: CommentType,
+      parentId: string,
+      delta: 1 | 0 | -1,
+      tx: Locked<'issues' | 'books'>,
+    ): Promise<string | null> {
       const parent = parentOf(commentType);
       const [row] = await tx
         .update(parent)
@@ -114,7 +120,7 @@ export function createCommentRepository(db: Db) {
       return row?.typeId ?? null;
     },
 
-    /** Sets commentNumber of these issues and books to their true count. */
+    /** Sets commentNumber of these issues and books to their true count (held comments are not counted). */
     async recount(targets: CommentTargets, tx: Locked<'issues' | 'books'>): Promise<void> {
       for (const [parent, ids, column] of [
         [issues, targets.issueIds, comments.issueId],
@@ -125,7 +131,7 @@ export function createCommentRepository(db: Db) {
         // no comment comes or goes until it commits.
         await tx
           .update(parent)
-          .set({ commentNumber: sql`(select count(*)::int from ${comments} where ${column} = ${parent.id})` })
+          .set({ commentNumber: sql`(select count(*)::int from ${comments} where ${column} = ${parent.id} and not ${comments.held})` })
           .where(inArray(parent.id, ids));
       }
     },

@@ -67,7 +67,8 @@ export function createCommentService(deps: {
   /**
    * The one delete path of comments (DELETE and the bulk delete): each comment, locked by the
    * caller, goes to the recycle bin (one bin entry per comment), its parent's count one lower, and
-   * gets its audit entry (one insert for all), inside the caller's transaction.
+   * gets its audit entry (one insert for all), inside the caller's transaction. A held comment's
+   * parent count stays as it is: held comments are not counted.
    */
   async function removeIn(
     tx: Locked<BinLocks<'comment'>>,
@@ -83,7 +84,8 @@ export function createCommentService(deps: {
       binned.push(trashId);
       const removed = await comments.delete(id, tx);
       const parentId = removed?.issueId ?? removed?.bookId;
-      if (removed && parentId) await comments.countOnParent(removed.issueId ? 1 : 2, parentId, -1, tx);
+      // A held comment was never counted on its parent.
+      if (removed && parentId && !removed.held) await comments.countOnParent(removed.issueId ? 1 : 2, parentId, -1, tx);
     }
     // A rejection (审核台) keeps its reason and its bin entry, which 撤销 brings back.
     return audit.record(

@@ -30,6 +30,7 @@ import type { CommentService } from '../comment/comment.service';
 import type { IssueService } from '../issue/issue.service';
 import type { UserService } from '../user/user.service';
 import type { TrashService } from '../trash/trash.service';
+import { creditApproved, debitHeldAgain } from '../site/comment-credit';
 import { authorFiles } from './author-file';
 
 /** One waiting item before its author's file is added. */
@@ -319,7 +320,10 @@ export function createReviewService(deps: {
       const ids = (kind: ReviewKind) => items.filter((i) => i.kind === kind).map((i) => i.id);
       // Rejecting a member deletes them with what they wrote: a super admin's decision, as on 用户.
       if (body.decision === 'reject' && ids('user').length && actor.permission !== 1) throw forbidden();
-      const locks = [...new Set(items.flatMap((item) => KIND_LOCKS[item.kind]))];
+      // Approving a held comment pays its author: the users' lock too.
+      const locks = [
+        ...new Set([...items.flatMap((item) => KIND_LOCKS[item.kind]), ...(ids('comment').length ? (['users'] as const) : [])]),
+      ];
       const result = await writeTransaction(db, locks, async (tx): Promise<{ decided: ReviewItemRef[]; auditIds: number[] }> => {
         const lock = async <T extends { id: string }>(table: typeof issues | typeof comments | typeof users, list: string[]) =>
           list.length
@@ -363,6 +367,7 @@ export function createReviewService(deps: {
           if (toLive.length) await tx.update(issues).set({ issueStatus: true }).where(inArray(issues.id, toLive));
           const unheld = commentList.filter((row) => row.held).map((row) => row.id);
           if (unheld.length) await tx.update(comments).set({ held: false }).where(inArray(comments.id, unheld));
+          await creditApproved(tx, unheld, now());
           auditIds.push(
             ...(await audit.record(tx, actor, [
               ...issueList.map((row) => ({
@@ -444,17 +449,18 @@ export function createReviewService(deps: {
     },
 
     /**
-     * 撤销此修改 on a queue's 审核通过 of a comment or a member: held again (a comment that was),
-     * and its flag open again; refused when the item is gone.
+     * 撤销此修改 on a queue's 审核通过 of a comment or a member: held again (a comment that was,
+     * uncounted and its points taken back), and its flag open again; refused when the item is gone.
      */
     async revertApprove(actor: Actor, entry: { entity: string; entityId: string; changes: AuditChange[] }): Promise<void> {
       const kind = entry.entity as ReviewKind;
-      await writeTransaction(db, KIND_LOCKS[kind], async (tx) => {
+      await writeTransaction(db, [...KIND_LOCKS[kind], 'users'], async (tx) => {
         const table = kind === 'comment' ? comments : users;
         const [row] = await tx.select({ id: table.id }).from(table).where(eq(table.id, entry.entityId)).for('update');
         if (!row) throw conflict(AUDIT_MESSAGES.gone);
         const held = entry.changes.find((c) => c.field === 'held');
-        if (kind === 'comment' && held) await tx.update(comments).set({ held: true }).where(eq(comments.id, entry.entityId));
+        // Held again: uncounted on its parent, and what it earned taken back.
+        if (kind === 'comment' && held) await debitHeldAgain(tx, entry.entityId, now());
         await reopenFlag(tx, entry.changes);
         const [named] = await queryRows<{ title: string }>(
           tx,

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { AUDIT_ACTIONS } from '#contract/audit';
 import { ERROR_CODES } from '#contract/envelope';
 import { AWAITING_APPROVAL_RULE } from '#contract/review';
-import { comments, issues, moderationFlags, trash } from '../../db/schema';
+import { comments, issues, moderationFlags, pointsLedger, trash, users } from '../../db/schema';
 import { contentFixtures } from '../../../test/content';
 import { bearer, createTestContext, passwordOf, ROOT_LOGIN, ROOT_PASSWORD, type TestContext } from '../../../test/harness';
 
@@ -193,10 +193,20 @@ describe('items held or flagged by a rule', () => {
   });
 
   it('approving a held comment shows it and closes its flag; 撤销 holds it again', async () => {
+    const counted = async () => (await t.database.db.select().from(issues).where(eq(issues.id, issueId)))[0].commentNumber;
+    const points = async () => (await t.database.db.select().from(users).where(eq(users.id, authorId)))[0].points;
+    const earned = async () =>
+      (await t.database.db.select().from(pointsLedger).where(eq(pointsLedger.refId, held))).map((r) => [r.delta, r.reason]);
+    const startPoints = await points();
+    expect(await counted()).toBe(0);
     const approved = await decide({ items: [{ kind: 'comment', id: held }], decision: 'approve' });
     expect(approved.statusCode).toBe(200);
     const [row] = await t.database.db.select().from(comments).where(eq(comments.id, held));
     expect(row.held).toBe(false);
+    // Counted and paid only now, in the decision's transaction.
+    expect(await counted()).toBe(1);
+    expect(await points()).toBe(startPoints + 4);
+    expect(await earned()).toEqual([[4, 'issue_comment']]);
     const [closed] = await t.database.db.select().from(moderationFlags).where(eq(moderationFlags.itemId, held));
     expect(closed.state).toBe('approved');
     const twice = await decide({ items: [{ kind: 'comment', id: held }], decision: 'reject' }, other);
@@ -206,6 +216,12 @@ describe('items held or flagged by a rule', () => {
     expect(undo.statusCode).toBe(200);
     const [again] = await t.database.db.select().from(comments).where(eq(comments.id, held));
     expect(again.held).toBe(true);
+    expect(await counted()).toBe(0);
+    expect(await points()).toBe(startPoints);
+    expect(await earned()).toEqual([
+      [4, 'issue_comment'],
+      [-4, 'comment_held_again'],
+    ]);
     expect((await queue('?kind=comment')).data.data.map((i: { id: string }) => i.id)).toEqual([held]);
   });
 
@@ -219,6 +235,8 @@ describe('items held or flagged by a rule', () => {
     const rejected = await decide({ items: [{ kind: 'comment', id: held }], decision: 'reject', reason: '引流' });
     expect(rejected.statusCode).toBe(200);
     expect(await t.database.db.select().from(comments).where(eq(comments.id, held))).toEqual([]);
+    // It was never counted: the rejection moves nothing.
+    expect((await t.database.db.select().from(issues).where(eq(issues.id, issueId)))[0].commentNumber).toBe(0);
     expect((await t.inject({ method: 'POST', url: `/api/audit/${rejected.json().data.auditIds[0]}/revert`, ...as() })).statusCode).toBe(
       200,
     );

@@ -413,7 +413,10 @@ export function createSiteService(deps: {
       return deps.comments.listUnder(COMMENT_TYPES.book, id, page, true);
     },
 
-    /** A comment on an approved issue (+4 points) or a book (+2), counted on its parent, in one transaction. */
+    /**
+     * A comment on an approved issue (+4 points) or a book (+2), counted on its parent, in one
+     * transaction; one held by a moderation rule is neither counted nor paid for until approved.
+     */
     async comment(member: AuthenticatedMember, body: SiteCreateCommentBody): Promise<Comment> {
       const onIssue = body.commentType === COMMENT_TYPES.issue;
       const parentId = onIssue ? body.issueId : body.bookId;
@@ -431,7 +434,9 @@ export function createSiteService(deps: {
           if (!issue?.status) throw notFound(ISSUE_MESSAGES.notFound);
         }
         if (!(await deps.userRepo.holdForUse(member.id, tx))) throw badRequest(USER_MESSAGES.notFound);
-        const typeId = await deps.commentRepo.countOnParent(body.commentType, parentId, 1, tx);
+        // A held comment is neither counted nor paid for until 审核台 approves it (comment-credit.ts).
+        const held = holds(verdict);
+        const typeId = await deps.commentRepo.countOnParent(body.commentType, parentId, held ? 0 : 1, tx);
         if (!typeId) throw notFound(onIssue ? ISSUE_MESSAGES.notFound : BOOK_MESSAGES.notFound);
         const inserted = await deps.commentRepo.insert(
           {
@@ -444,18 +449,19 @@ export function createSiteService(deps: {
             commentDate: at,
             commentType: body.commentType,
             // Held by a rule: seen by admins only, until approved in 审核台.
-            held: holds(verdict),
+            held,
           },
           tx,
         );
         await recordHold(tx, { kind: 'comment', itemId: id, verdict }, at);
-        await movePoints(
-          tx,
-          member.id,
-          onIssue ? POINTS_RULES.issueComment : POINTS_RULES.bookComment,
-          onIssue ? POINTS_REASONS.issueComment : POINTS_REASONS.bookComment,
-          id,
-        );
+        if (!held)
+          await movePoints(
+            tx,
+            member.id,
+            onIssue ? POINTS_RULES.issueComment : POINTS_RULES.bookComment,
+            onIssue ? POINTS_REASONS.issueComment : POINTS_REASONS.bookComment,
+            id,
+          );
         return {
           _id: inserted.id,
           userId: inserted.userId,

@@ -200,7 +200,7 @@ export function createTrashRepository(db: Db) {
 
     /**
      * Sets commentNumber of every issue and book the entry's rows touch (restored ones, and the
-     * parents of restored comments) to their true count.
+     * parents of restored comments) to their true count; a held comment comes back held and uncounted.
      */
     async recountParents(id: string, tx: TrashLocks): Promise<void> {
       for (const [parent, column] of [
@@ -208,7 +208,7 @@ export function createTrashRepository(db: Db) {
         ['books', 'book_id'],
       ] as const) {
         await tx.execute(sql`update ${sql.identifier(parent)} p
-          set comment_number = (select count(*)::int from comments c where c.${sql.identifier(column)} = p.id)
+          set comment_number = (select count(*)::int from comments c where c.${sql.identifier(column)} = p.id and not c.held)
           where p.id in (select h.id from ${heldRows(id, parent)} h union select h.${sql.identifier(column)} from ${heldRows(id, 'comments')} h)`);
       }
     },
