@@ -1,8 +1,10 @@
 import { eq, sql } from 'drizzle-orm';
 import { createTestContext, type TestContext } from '../../test/harness';
+import { contentFixtures } from '../../test/content';
 import { createAuditRepository } from '../modules/audit/audit.repository';
+import { createCommentRepository } from '../modules/comment/comment.repository';
 import { queryRows } from './client';
-import { nearestEndPage } from './list';
+import { nearestEndPage, STATEMENT_NAME_MAX, statementName } from './list';
 import { auditLog } from './schema';
 
 let ctx: TestContext;
@@ -59,5 +61,34 @@ describe('pages of a counted list read from the nearer end', () => {
       });
       expect(page.data.every((row) => row.entity === 'user')).toBe(true);
     }
+  });
+});
+
+describe('prepared statements of the lists', () => {
+  it('keep every name within the 63 bytes PostgreSQL keeps, and apart', () => {
+    const first = statementName(`comment_l0000000_scan_commentType_typeId_commentContentGram_plain_first_1`);
+    const next = statementName(`comment_l0000000_scan_commentType_typeId_commentContentGram_plain_next_1`);
+    expect(Buffer.byteLength(first)).toBeLessThanOrEqual(STATEMENT_NAME_MAX);
+    expect(Buffer.byteLength(next)).toBeLessThanOrEqual(STATEMENT_NAME_MAX);
+    expect(first).not.toBe(next);
+    expect(statementName('comment_list_commentType')).toBe('comment_list_commentType');
+  });
+
+  // On PostgreSQL, without the layers, the first and the next batch of this scan had names that
+  // differed only past byte 63: the second batch failed with "prepared statement already exists".
+  it('scan a filtered list batch after batch on every layer set', async () => {
+    const fixtures = contentFixtures(ctx.database.db);
+    const typeId = await fixtures.type('list-scan-type');
+    const userId = await fixtures.user({ loginId: 'list-scan-user' });
+    const issueId = await fixtures.issue(userId, typeId);
+    const ids = [];
+    for (let i = 0; i < 3; i++) {
+      ids.push(await fixtures.comment({ userId, typeId, issueId, commentContent: `<p>扫描 ${i}</p>`, commentDate: 1000 + i }));
+    }
+    const batches = [];
+    for await (const batch of createCommentRepository(ctx.database.db).scan({ commentType: 1, typeId, commentContent: '扫描' }, 1)) {
+      batches.push(batch.map((row) => row.id));
+    }
+    expect(batches).toEqual([[ids[2]], [ids[1]], [ids[0]]]);
   });
 });

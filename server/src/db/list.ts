@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { and, eq, getTableColumns, ilike, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { DEFAULT_PAGE_SIZE, FIRST_PAGE, SEARCH_EXACT_COUNT_UP_TO, type Page } from '#contract/paging';
@@ -91,6 +92,18 @@ export function gramIsMatch(term: string): boolean {
 interface Shape<F extends string> {
   names: F[];
   gramIsMatch: Set<F>;
+}
+
+/**
+ * PostgreSQL keeps the first 63 bytes of a prepared statement's name (NAMEDATALEN - 1): two longer
+ * names sharing them are one statement on a connection, and the second fails to prepare
+ * ("already exists"). A longer name keeps its start and ends with a digest of the whole.
+ */
+export const STATEMENT_NAME_MAX = 63;
+export function statementName(name: string): string {
+  if (Buffer.byteLength(name) <= STATEMENT_NAME_MAX) return name;
+  const digest = createHash('sha256').update(name).digest('hex').slice(0, 16);
+  return `${name.slice(0, STATEMENT_NAME_MAX - digest.length - 1)}_${digest}`;
 }
 
 /** A statement per shape: its name. */
@@ -432,7 +445,7 @@ export function defineList<F extends string, R extends { total: number }>(
       statement = definition
         .rows(source)
         .orderBy(...order)
-        .prepare(`${prefix}_list_${key}`);
+        .prepare(statementName(`${prefix}_list_${key}`));
       statements.set(key, statement);
     }
     return statement;
@@ -460,7 +473,7 @@ export function defineList<F extends string, R extends { total: number }>(
       statement = definition
         .rows({ query: db, pageIds, total })
         .orderBy(...order)
-        .prepare(`${prefix}_list_deep_${key}`);
+        .prepare(statementName(`${prefix}_list_deep_${key}`));
       deeps.set(key, statement);
     }
     return statement;
@@ -551,7 +564,7 @@ export function defineList<F extends string, R extends { total: number }>(
       statement = definition
         .rows({ query: db, pageIds: sql`(${ids}) as page`, total: sql<number>`0` })
         .orderBy(...order)
-        .prepare(`${prefix}_scan_${key}`);
+        .prepare(statementName(`${prefix}_scan_${key}`));
       scans.set(key, statement);
     }
     return statement;

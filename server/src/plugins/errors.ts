@@ -83,11 +83,12 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   const code = sqlState(error);
   if (code && UNAVAILABLE_CODES.has(code)) return true;
   // drizzle wraps the driver's error: look through the chain of causes.
+  // `Query read timeout`: pg's own query_timeout, the bound on a statement without the `watch` layer.
   for (let current: unknown = error; typeof current === 'object' && current !== null; current = (current as { cause?: unknown }).cause) {
     const { message } = current as { message?: unknown };
     if (
       typeof message === 'string' &&
-      /Connection terminated|connection timeout|Client has encountered a connection error|timeout exceeded when trying to connect|ECONNREFUSED/i.test(
+      /Connection terminated|connection timeout|Query read timeout|Client has encountered a connection error|timeout exceeded when trying to connect|ECONNREFUSED/i.test(
         message,
       )
     ) {
