@@ -3,7 +3,8 @@
  * the 审核台's first page (`GET /api/review?pageSize=20`, and by kind) and its counts on a database
  * of `--comments` comments with `--waiting` items waiting (half questions awaiting approval, half
  * held comments with their flags), through the built server (`npm run build:server` first), one
- * request at a time; p50 and p95 of `--repeats` calls each. Creates and drops its own database.
+ * request at a time; p50 and p95 of `--repeats` calls each. Creates and drops its own database;
+ * with `--existing`, uses the database of `--database-url` (the bench's) and removes what it added.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { Client } from 'pg';
 import { signIn } from '../server/test/live/client';
 import { ServerProcess } from '../server/test/live/server-process';
-import { addWaiting, timeReviewPages } from './lib/moderation';
+import { addWaiting, removeWaiting, timeReviewPages } from './lib/moderation';
 import { databaseUrl } from './lib/postgres';
 
 const { values } = parseArgs({
@@ -21,6 +22,9 @@ const { values } = parseArgs({
     comments: { type: 'string', default: '1000000' },
     waiting: { type: 'string', default: '100000' },
     repeats: { type: 'string', default: '100' },
+    // The database of --database-url as it is (the bench's own, seeded by `npm run bench`): the
+    // waiting items are added to it and removed again; nothing is created or dropped.
+    existing: { type: 'boolean', default: false },
   },
 });
 const adminUrl = values['database-url'];
@@ -40,7 +44,32 @@ async function sql(url: string, text: string) {
   }
 }
 
+/** --existing: the queue on a database seeded elsewhere, with `waiting` items added and then removed. */
+async function onExisting(url: string) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cs-bench-review-'));
+  const server = await ServerProcess.start({ dataDir, databaseUrl: url }, 180_000);
+  try {
+    const now = await addWaiting(url, waiting);
+    console.log(`${now.questions + now.comments} waiting (${now.questions} questions, ${now.comments} comments)`);
+    const token = await signIn(server.url);
+    for (const row of await timeReviewPages(server.url, token, repeats)) {
+      console.log(`${row.path}: p50 ${row.p50.toFixed(1)} ms, p95 ${row.p95.toFixed(1)} ms (${row.calls} calls)`);
+    }
+    console.log(
+      `load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
+  } finally {
+    await removeWaiting(url);
+    await server.terminate();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 async function main() {
+  if (values.existing) return onExisting(adminUrl!);
   await sql(adminUrl!, `drop database if exists ${name}`);
   await sql(adminUrl!, `create database ${name}`);
   const url = databaseUrl(adminUrl!, name);

@@ -1,9 +1,10 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { AUDIT_ACTIONS } from '#contract/audit';
 import { ERROR_CODES } from '#contract/envelope';
 import { AWAITING_APPROVAL_RULE } from '#contract/review';
 import { comments, issues, moderationFlags, pointsLedger, trash, users } from '../../db/schema';
 import { contentFixtures } from '../../../test/content';
+import { awaitingApproval } from './review.service';
 import { bearer, createTestContext, passwordOf, ROOT_LOGIN, ROOT_PASSWORD, type TestContext } from '../../../test/harness';
 
 let t: TestContext;
@@ -41,6 +42,18 @@ describe('the queue', () => {
       issueStatus: false,
     });
     live = await fx.issue(authorId, typeId, { issueTitle: '已发布', issueDate: base, issueStatus: true });
+  });
+
+  it('reads the questions awaiting approval in their index order, never sorting all that wait', async () => {
+    // With sorting priced out, a plan still sorts only when the ORDER BY cannot walk the index
+    // (a bare ASC read backwards over a `desc nulls last` index is such a case).
+    const plan = await t.database.db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_sort = off`);
+      await tx.execute(sql`set local enable_seqscan = off`);
+      return JSON.stringify(await tx.execute(sql`explain ${awaitingApproval(20)}`));
+    });
+    expect(plan).toContain('issues_status_date_idx');
+    expect(plan).not.toContain('Sort');
   });
 
   it('lists questions awaiting approval oldest first, with safe content, reasons and the author file', async () => {
