@@ -10,10 +10,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { Client } from 'pg';
 import { signIn } from '../server/test/live/client';
 import { ServerProcess } from '../server/test/live/server-process';
-import { addWaiting, removeWaiting, timeReviewPages } from './lib/moderation';
+import { addWaiting, removeWaiting, sql, timeReviewPages } from './lib/moderation';
 import { databaseUrl } from './lib/postgres';
 
 const { values } = parseArgs({
@@ -34,14 +33,18 @@ const waiting = Number(values.waiting);
 const repeats = Number(values.repeats);
 const name = 'cs_bench_review';
 
-async function sql(url: string, text: string) {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await client.query(text);
-  } finally {
-    await client.end();
+/** Times the queue's requests through the server at `base` and prints them with the load average. */
+async function report(base: string) {
+  const token = await signIn(base);
+  for (const row of await timeReviewPages(base, token, repeats)) {
+    console.log(`${row.path}: p50 ${row.p50.toFixed(1)} ms, p95 ${row.p95.toFixed(1)} ms (${row.calls} calls)`);
   }
+  console.log(
+    `load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
 }
 
 /** --existing: the queue on a database seeded elsewhere, with `waiting` items added and then removed. */
@@ -51,16 +54,7 @@ async function onExisting(url: string) {
   try {
     const now = await addWaiting(url, waiting);
     console.log(`${now.questions + now.comments} waiting (${now.questions} questions, ${now.comments} comments)`);
-    const token = await signIn(server.url);
-    for (const row of await timeReviewPages(server.url, token, repeats)) {
-      console.log(`${row.path}: p50 ${row.p50.toFixed(1)} ms, p95 ${row.p95.toFixed(1)} ms (${row.calls} calls)`);
-    }
-    console.log(
-      `load average ${os
-        .loadavg()
-        .map((l) => l.toFixed(2))
-        .join(' ')}`,
-    );
+    await report(server.url);
   } finally {
     await removeWaiting(url);
     await server.terminate();
@@ -95,16 +89,7 @@ async function main() {
     console.log(
       `seeded ${comments} comments, ${now.questions + now.comments} waiting (${now.questions} questions, ${now.comments} comments) in ${((performance.now() - seeded) / 1000).toFixed(1)} s`,
     );
-    const token = await signIn(server.url);
-    for (const row of await timeReviewPages(server.url, token, repeats)) {
-      console.log(`${row.path}: p50 ${row.p50.toFixed(1)} ms, p95 ${row.p95.toFixed(1)} ms (${row.calls} calls)`);
-    }
-    console.log(
-      `load average ${os
-        .loadavg()
-        .map((l) => l.toFixed(2))
-        .join(' ')}`,
-    );
+    await report(server.url);
   } finally {
     await server.terminate();
     fs.rmSync(dataDir, { recursive: true, force: true });

@@ -235,7 +235,8 @@ export async function measureWriteCost(
   };
 }
 
-async function sql(url: string, text: string) {
+/** One statement (or several, separated by semicolons) on a connection of its own. */
+export async function sql(url: string, text: string) {
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
