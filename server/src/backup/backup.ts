@@ -69,7 +69,7 @@ export const BACKED_UP_TABLES: readonly string[] = [
 ];
 
 /** Tables the database derives from the others (kept by triggers); a restore rebuilds them. */
-export const DERIVED_TABLES = ['list_counts', 'list_buckets'];
+export const DERIVED_TABLES = ['list_counts', 'list_buckets', 'open_flag_counts'];
 
 export class BackupError extends Error {
   constructor(message: string) {

@@ -565,7 +565,12 @@ export const pointsLedger = pgTable(
     balance: integer('balance').notNull(),
     at: epochMs('at').notNull(),
   },
-  (t) => [index('points_ledger_user_at_idx').on(t.userId, t.at.desc(), t.id.desc())],
+  (t) => [
+    index('points_ledger_user_at_idx').on(t.userId, t.at.desc(), t.id.desc()),
+    // What a comment has earned its author (site/comment-credit.ts): one lookup per approved or
+    // re-held comment, instead of a walk through all of the author's ledger.
+    index('points_ledger_user_ref_idx').on(t.userId, t.refId),
+  ],
 );
 
 /** The books whose download link a member has paid for, once each. */
@@ -734,6 +739,16 @@ export const moderationFlags = pgTable(
     index('moderation_flags_item_idx').on(t.kind, t.itemId),
   ],
 );
+
+/**
+ * How many flags of each kind are open: the 审核台's counts, read on every call of the queue. Kept
+ * by the statement triggers of migration 0021 on moderation_flags, as list_counts is for the lists.
+ */
+export const openFlagCounts = pgTable('open_flag_counts', {
+  /** 'issue' | 'comment' | 'user' */
+  kind: varchar('kind', { length: 8 }).primaryKey(),
+  n: bigint('n', { mode: 'number' }).notNull(),
+});
 
 /** Outgoing notifications: group robots (企业微信, 钉钉, 飞书) and generic signed JSON webhooks. */
 export const webhooks = pgTable('webhooks', {

@@ -20,7 +20,7 @@ import {
 import { queryRows, type Db } from '../../db/client';
 import { ENTITIES } from '../../db/entities';
 import { keptTotal } from '../../db/list-counts';
-import { auditLog, books, comments, issues, moderationFlags, reviewDecisions, reviewReasons, users } from '../../db/schema';
+import { auditLog, books, comments, issues, moderationFlags, openFlagCounts, reviewDecisions, reviewReasons, users } from '../../db/schema';
 import { writeTransaction, type LockedTable } from '../../db/write-lock';
 import { conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors';
 import { plainTitle, sanitizeHtml } from '../../lib/html';
@@ -214,15 +214,25 @@ export function createReviewService(deps: {
     });
   }
 
+  /**
+   * How many flags of `kind` are open, from the counts migration 0021's triggers keep: one row read
+   * instead of an index range as long as the queue (50,000 held comments cost ~20 ms to count).
+   */
+  const openFlags = (kind: ReviewKind) =>
+    sql`(select coalesce(sum(${openFlagCounts.n}), 0)::int from ${openFlagCounts} where ${openFlagCounts.kind} = ${kind})`;
+
+  /**
+   * The queue's counts by kind. A question is waiting when it awaits approval or has an open flag;
+   * the ones with both are counted once, through the join of the open question flags with their
+   * questions: an index range as long as the open question flags, not as the queue.
+   */
   async function counts(): Promise<ReviewCounts> {
     const [row] = await queryRows<{ awaiting: number; overlap: number; issue: number; comment: number; user: number }>(
       db,
       sql`select ${keptTotal('issues', { flag: false })} as awaiting,
         (select count(*) from moderation_flags f join issues i on i.id = f.item_id
           where f.state = 'open' and f.kind = 'issue' and i.issue_status = false)::int as overlap,
-        (select count(*) from moderation_flags where state = 'open' and kind = 'issue')::int as issue,
-        (select count(*) from moderation_flags where state = 'open' and kind = 'comment')::int as comment,
-        (select count(*) from moderation_flags where state = 'open' and kind = 'user')::int as user`,
+        ${openFlags('issue')} as issue, ${openFlags('comment')} as comment, ${openFlags('user')} as user`,
     );
     const issue = Number(row.issue) + Number(row.awaiting) - Number(row.overlap);
     const comment = Number(row.comment);

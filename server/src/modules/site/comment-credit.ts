@@ -11,10 +11,10 @@ import type { Locked } from '../../db/write-lock';
 
 type CreditLocks = Locked<'users' | 'issues' | 'books'>;
 
-// What a comment has earned so far: the net of its ledger rows (a comment posted held before issue
+// What a comment has earned so far (`comment` names a row of comments in the statement): the net of its ledger rows (a comment posted held before issue
 // 25 earned its points at posting, so its approval adds nothing).
 const COMMENT_REASONS = sql.raw(`'${POINTS_REASONS.issueComment}', '${POINTS_REASONS.bookComment}', '${POINTS_REASONS.commentHeldAgain}'`);
-const earned = (comment: ReturnType<typeof sql.raw>) =>
+export const earned = (comment: ReturnType<typeof sql.raw>) =>
   sql`coalesce((select sum(l.delta) from points_ledger l
     where l.user_id = ${comment}.user_id and l.ref_id = ${comment}.id and l.reason in (${COMMENT_REASONS})), 0)::int`;
 

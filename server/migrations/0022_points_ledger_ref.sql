@@ -1,0 +1,1 @@
+CREATE INDEX "points_ledger_user_ref_idx" ON "points_ledger" USING btree ("user_id","ref_id");
