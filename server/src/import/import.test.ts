@@ -510,6 +510,32 @@ describe('npm run import: the moderation rules screen what it imports', () => {
     expect((await flags()).filter((f) => f.state === 'open')).toHaveLength(3);
   });
 
+  it('--update takes a waiting record out of 审核台 when no rule fires on it any more, and says so', async () => {
+    const words = (await m.inject({ method: 'GET', url: '/api/moderation/words?pageSize=100', headers: bearer(root) })).json().data
+      .data as Array<{ _id: string; word: string }>;
+    for (const word of words.filter((w) => w.word === 'OFFSET' || w.word === '索引')) {
+      const removed = await m.inject({ method: 'DELETE', url: `/api/moderation/words/${word._id}`, headers: bearer(root) });
+      expect(removed.statusCode).toBe(200);
+    }
+    const { report } = await importFrom(mdb(), DUMP, { update: true });
+    expect(report.moderation.released.map((r) => [r.kind, r.id])).toEqual([
+      ['issue', ISSUE_OFFSET],
+      ['comment', COMMENT_INDEX],
+    ]);
+    expect(formatReport(report)).toContain('不再命中审核规则、已移出审核台的记录（2 条）：');
+    // Written as the dump says: the question published again; neither has an open flag.
+    expect(await one(`select issue_status from issues where id = '${ISSUE_OFFSET}'`, mdb())).toEqual({ issue_status: true });
+    const open = (await flags()).filter((f) => f.state === 'open').map((f) => f.item_id);
+    expect(open).not.toContain(ISSUE_OFFSET);
+    expect(open).not.toContain(COMMENT_INDEX);
+    expect(open).toContain(XIAOMING);
+    const waiting = await queue('?pageSize=20');
+    expect(waiting.data.map((item) => item.id)).not.toContain(COMMENT_INDEX);
+    expect(waiting.data.map((item) => item.id)).not.toContain(ISSUE_OFFSET);
+    // A second run has nothing more to release.
+    expect((await importFrom(mdb(), DUMP, { update: true })).report.moderation.released).toEqual([]);
+  });
+
   it('先审后发 of an author already in the database holds the imported posts; the other account rules do not apply', async () => {
     await mdb().execute(sql`update users set review_first = true where id = '64a1f0c2a1b2c3d4e5f60202'`);
     // Hold every account's first 5 posts, and links from accounts younger than 30 days: banned_bob

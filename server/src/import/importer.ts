@@ -90,7 +90,12 @@ export interface ImportReport {
   /** Accounts whose password is still an old md5 hash. */
   legacyPasswords: { admins: string[]; users: number; someUsers: string[] };
   /** What the moderation rules held or flagged, each record and the counts per kind and rule. */
-  moderation: { counts: ModerationCount[]; records: ModerationNotice[] };
+  moderation: {
+    counts: ModerationCount[];
+    records: ModerationNotice[];
+    /** Records an earlier import put in 审核台 that an --update run found no longer firing a rule: their open flags removed. */
+    released: Array<Notice & { kind: ModerationKind }>;
+  };
   warnings: string[];
   durationMs: number;
 }
@@ -274,7 +279,7 @@ export async function runImport(db: Db, data: SourceData, options: ImportOptions
       .sort((a, b) => a.collection.localeCompare(b.collection)),
     images: { brought: 0, replaced: [] },
     legacyPasswords: { admins: [], users: 0, someUsers: [] },
-    moderation: { counts: [], records: [] },
+    moderation: { counts: [], records: [], released: [] },
     warnings: [],
     durationMs: 0,
   };
@@ -465,6 +470,7 @@ export async function runImport(db: Db, data: SourceData, options: ImportOptions
     // and the items an admin already decided (a re-run with --update) are one statement each.
     const screening = SCREENED[collection];
     const verdicts = new Map<string, Verdict>();
+    const released: Array<Notice & { kind: ModerationKind }> = [];
     if (screening) {
       const authorField = screening.author;
       const authors = authorField ? [...new Set(candidates.map((c) => String(c.row[authorField])))] : [];
@@ -491,6 +497,20 @@ export async function runImport(db: Db, data: SourceData, options: ImportOptions
             ).map((r) => r.id),
           )
         : new Set<string>();
+      // Records an earlier import put in 审核台 and nobody has decided yet: if this run's text no
+      // longer fires a rule, --update takes them out again (their flag would outlive its reason).
+      const waitingAgain = again.length
+        ? new Set(
+            (
+              await tx
+                .select({ id: moderationFlags.itemId })
+                .from(moderationFlags)
+                .where(
+                  sql`${moderationFlags.kind} = ${screening.kind} and ${moderationFlags.state} = 'open' and ${moderationFlags.itemId} in ${jsonList(again)}`,
+                )
+            ).map((r) => r.id),
+          )
+        : new Set<string>();
       for (const c of candidates) {
         // An admin's decision in 审核台 stands: --update does not hold or flag that record again.
         if (decided.has(c.row.id)) continue;
@@ -501,7 +521,11 @@ export async function runImport(db: Db, data: SourceData, options: ImportOptions
             .map((t) => wordVerdict(matcher, t.text, t.html)),
           ...(authorField && reviewFirst.has(String(c.row[authorField])) ? [REVIEW_FIRST] : []),
         );
-        if (verdict.action === 'pass') continue;
+        if (verdict.action === 'pass') {
+          if (waitingAgain.has(c.row.id))
+            released.push({ ...notice(c.source, c.row.id, '不再命中审核规则，已移出审核台'), kind: screening.kind });
+          continue;
+        }
         verdicts.set(c.row.id, verdict);
         // An account is never hidden: whatever fired, it is flagged for an admin to look at.
         const outcome = screening.kind !== 'user' && holds(verdict) ? 'held' : 'flagged';
@@ -602,6 +626,12 @@ export async function runImport(db: Db, data: SourceData, options: ImportOptions
       else out.imported++;
     }
     await flush();
+    if (released.length && screening) {
+      await tx.execute(
+        sql`delete from ${moderationFlags} where kind = ${screening.kind} and state = 'open' and item_id in ${jsonList(released.flatMap((r) => (r.id ? [r.id] : [])))}`,
+      );
+      report.moderation.released.push(...released);
+    }
 
     if (collection === 'comments') {
       // Counters follow from the rows: the dump's commentNumber is not trusted. Only the comments

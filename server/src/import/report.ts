@@ -52,6 +52,8 @@ export function formatReport(report: ImportReport): string {
     }
     lines.push('待审和标记的记录：', ...listed(records));
   }
+  const { released } = report.moderation;
+  if (released.length) lines.push(`不再命中审核规则、已移出审核台的记录（${released.length} 条）：`, ...listed(released));
   const legacy = report.legacyPasswords;
   lines.push(
     `仍使用旧 md5 密码的账号：管理员 ${legacy.admins.length ? legacy.admins.join('、') : '无'}；用户 ${legacy.users} 个${
