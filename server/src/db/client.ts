@@ -109,6 +109,11 @@ export interface Database {
   close(): Promise<void>;
   /** What GET /metrics reads: the pool's connections (PostgreSQL) and whether the change feed is trusted. */
   stats?(): DatabaseStats;
+  /**
+   * The embedded database only: its whole data directory as one tar (PGlite's `dumpDataDir`), which
+   * `startFrom` opens again. The server tests start every file from one migrated copy (test/harness.ts).
+   */
+  dumpDataDir?(): Promise<Blob>;
 }
 
 export interface DatabaseStats {
@@ -155,6 +160,11 @@ export type DatabaseOptions = QueryObserver &
     | {
         kind: 'embedded';
         dataDir: string | null;
+        /**
+         * In memory (dataDir null): start from this dump of a data directory (dumpDataDir) instead
+         * of an empty cluster, which skips initdb: ~0.4 s instead of ~2 s.
+         */
+        startFrom?: Blob;
         /**
          * Let memoUntilWrite remember answers; on by default (exact there). It counts writes through
          * the statement client, so it needs the `statements` layer as well as `sessions`.
@@ -311,6 +321,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   // extension only when told to.
   const client = new PGlite({
     dataDir: options.dataDir ?? undefined,
+    loadDataDir: options.startFrom,
     extensions: { pg_trgm },
     startParams: [...PGlite.defaultStartParams, ...EMBEDDED_SETTINGS.flatMap((setting) => ['-c', setting])],
   });
@@ -352,5 +363,6 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     async close() {
       if (!client.closed) await client.close();
     },
+    dumpDataDir: () => client.dumpDataDir('none'),
   };
 }
