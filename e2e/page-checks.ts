@@ -1,3 +1,4 @@
+import path from 'node:path';
 /**
  * Checks of a page as it is drawn, shared by the browser tests: a screen opened and settled, texts
  * that wrap, a page wider than its window, table columns squeezed to nothing, axe-core's
@@ -83,6 +84,20 @@ export function wrappedTexts(page: Page, selector: string): Promise<string[]> {
 /** How many pixels the page itself scrolls sideways (0 when it fits its window). */
 export function pageOverflow(page: Page): Promise<number> {
   return page.evaluate(() => (document.scrollingElement?.scrollWidth ?? 0) - window.innerWidth);
+}
+
+/**
+ * pageOverflow once the layout has settled after a resize: antd lays some parts out again from a
+ * ResizeObserver a frame or more later (the tabs' overflow menu), which a loaded machine delays.
+ * Answers 0 as soon as the page fits, or what still overflows after `withinMs`.
+ */
+export async function settledPageOverflow(page: Page, withinMs = 2000): Promise<number> {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    const overflow = await pageOverflow(page);
+    if (overflow <= 0 || Date.now() >= deadline) return overflow;
+    await page.waitForTimeout(100);
+  }
 }
 
 /** The titled table columns narrower than `min` px, as `title: width` (the checkbox column has no title). */
@@ -188,4 +203,10 @@ export function focused(page: Page): Promise<Focused | null> {
       popup: element.closest('[role="tooltip"]') !== null,
     };
   });
+}
+
+/** With E2E_SCREENSHOTS=<folder>, a full-page picture of `page` as `<name>.png` there; nothing otherwise. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  const folder = process.env.E2E_SCREENSHOTS;
+  if (folder) await page.screenshot({ path: path.join(folder, `${name}.png`), fullPage: true });
 }

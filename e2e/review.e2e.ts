@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { pageOverflow } from './page-checks';
+import { pageOverflow, screenshot } from './page-checks';
 import type { ApiClient, RunningServer } from './support';
 import { browserSuite, eventually, type Saved } from './suite';
 
@@ -54,6 +54,7 @@ describe('审核台', () => {
       await page.getByText('待审 3 项', { exact: true }).waitFor();
       await page.getByRole('listbox', { name: '审核队列' }).waitFor();
       expect(await pageOverflow(page)).toBe(0);
+      await screenshot(page, `review-${width}`);
       if (width >= 1280) {
         // The menu's count sits on its entry's line, after the title (not pushed below it).
         const title = await page.locator('.ant-menu').getByText('审核台', { exact: true }).boundingBox();

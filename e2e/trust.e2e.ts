@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { axeViolations, type Focused, focused, pageOverflow, visit } from './page-checks';
+import { axeViolations, type Focused, focused, settledPageOverflow, visit } from './page-checks';
 import { ADMIN_LOGIN, ADMIN_PASSWORD, type ApiClient, expectMessage, type RunningServer, signIn } from './support';
 import { browserSuite, button, eventually, type Saved } from './suite';
 
@@ -46,7 +46,7 @@ async function shot(target: Page, name: string) {
 /** What does not fit: the page scrolling sideways, or the dialog wider than the window. */
 async function layoutProblems(target: Page, dialog: Locator | null, label: string): Promise<string[]> {
   const found: string[] = [];
-  const overflow = await pageOverflow(target);
+  const overflow = await settledPageOverflow(target);
   if (overflow > 0) found.push(`${label}: the page scrolls ${overflow} px sideways`);
   if (dialog) {
     const box = await dialog.boundingBox();
