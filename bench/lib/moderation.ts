@@ -270,7 +270,7 @@ export async function addWaiting(url: string, waiting: number): Promise<Waiting>
      with added as (
        insert into issues (id, issue_title, issue_content, issue_status, issue_date, user_id, type_id)
        select 'ffffff' || lpad(to_hex(g), 18, '0'), 'bench question ' || g, '<p>bench question ' || g || '</p>', false,
-              (extract(epoch from now()) * 1000)::bigint - g * 60000, u.id, t.id
+              (extract(epoch from now()) * 1000)::bigint - g::bigint * 60000, u.id, t.id
        from generate_series(1, greatest(0, ${half} - (select n from waiting_now))) g
        cross join (select id from users order by id limit 1) u
        cross join (select id from types order by id limit 1) t
