@@ -1,6 +1,9 @@
 import { createHmac } from 'node:crypto';
+import dns, { type LookupAddress } from 'node:dns';
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import http from 'node:http';
+import https from 'node:https';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { MODERATION_KINDS, MODERATION_RULES, type ModerationKind, type ModerationRule } from '#contract/moderation';
 import { WEBHOOK_MESSAGES, WEBHOOK_TEST_EVENT, type WebhookKind } from '#contract/webhook';
 
@@ -209,11 +212,68 @@ function robotRefusal(kind: WebhookKind, text: string): string | null {
   return null;
 }
 
+/**
+ * A resolver for the connection itself that refuses a private address: the check above runs
+ * before the send, but a name may resolve to a public address for it and to 127.0.0.1 a moment
+ * later (DNS re-binding). Node connects to what this answers, so what is checked is what is used.
+ */
+export function publicOnly(resolve: LookupFunction = dns.lookup): LookupFunction {
+  return (hostname, options, callback) => {
+    resolve(hostname, { ...options, all: true }, (error, found) => {
+      if (error) return callback(error, '', 0);
+      const addresses = found as unknown as LookupAddress[];
+      if (!addresses.length || addresses.some((entry) => isPrivateAddress(entry.address))) {
+        return callback(Object.assign(new Error(WEBHOOK_MESSAGES.privateUrl), { code: 'EPRIVATEADDRESS' }), '', 0);
+      }
+      if (options.all) return (callback as unknown as (error: null, all: LookupAddress[]) => void)(null, addresses);
+      callback(null, addresses[0].address, addresses[0].family);
+    });
+  };
+}
+
+/** One POST with Node's client: the answer's status and the start of its body. Never follows a redirect. */
+function post(
+  url: URL,
+  request: OutgoingRequest,
+  options: { signal: AbortSignal; lookup: LookupFunction | undefined },
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const client = url.protocol === 'https:' ? https : http;
+    const outgoing = client.request(
+      url,
+      {
+        method: 'POST',
+        headers: { ...request.headers, 'content-length': Buffer.byteLength(request.body) },
+        signal: options.signal,
+        lookup: options.lookup,
+      },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          if (text.length < 4096) text += chunk;
+        });
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, text: text.slice(0, 4096) }));
+        response.on('error', reject);
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end(request.body);
+  });
+}
+
 /** Sends once, within `timeoutMs`; never follows a redirect (it could lead to a private address). */
 export async function send(
   kind: WebhookKind,
   request: OutgoingRequest,
-  options: { timeoutMs: number; allowPrivate: boolean; signal?: AbortSignal; clock?: () => number },
+  options: {
+    timeoutMs: number;
+    allowPrivate: boolean;
+    signal?: AbortSignal;
+    clock?: () => number;
+    /** How names are resolved (dns.lookup); tests stand in a name server that changes its answer. */
+    resolve?: LookupFunction;
+  },
 ): Promise<SendResult> {
   const clock = options.clock ?? (() => performance.now());
   const started = clock();
@@ -221,16 +281,13 @@ export async function send(
   const url = new URL(request.url);
   if (!(await hostAllowed(url, options.allowPrivate)))
     return { ok: false, status: null, error: WEBHOOK_MESSAGES.privateUrl, durationMs: took() };
-  const signals = [AbortSignal.timeout(options.timeoutMs), ...(options.signal ? [options.signal] : [])];
+  const timeout = AbortSignal.timeout(options.timeoutMs);
   try {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: request.headers,
-      body: request.body,
-      redirect: 'manual',
-      signal: AbortSignal.any(signals),
+    const response = await post(url, request, {
+      signal: AbortSignal.any([timeout, ...(options.signal ? [options.signal] : [])]),
+      lookup: options.allowPrivate ? options.resolve : publicOnly(options.resolve),
     });
-    const text = (await response.text()).slice(0, 4096);
+    const { text } = response;
     const durationMs = took();
     if (response.status < 200 || response.status >= 300) {
       return { ok: false, status: response.status, error: `HTTP ${response.status}${text ? `: ${text.slice(0, 200)}` : ''}`, durationMs };
@@ -238,11 +295,9 @@ export async function send(
     const refusal = robotRefusal(kind, text);
     return { ok: !refusal, status: response.status, error: refusal, durationMs };
   } catch (error) {
-    const name = (error as Error)?.name;
-    const message =
-      name === 'TimeoutError'
-        ? `超时（${options.timeoutMs} 毫秒）`
-        : String((error as { cause?: Error })?.cause?.message ?? (error as Error)?.message ?? error);
+    const message = timeout.aborted
+      ? `超时（${options.timeoutMs} 毫秒）`
+      : String((error as { cause?: Error })?.cause?.message ?? (error as Error)?.message ?? error);
     return { ok: false, status: null, error: message.slice(0, 300), durationMs: took() };
   }
 }

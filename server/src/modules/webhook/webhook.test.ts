@@ -1,14 +1,14 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, LookupFunction } from 'node:net';
 import { eq } from 'drizzle-orm';
-import { WEBHOOK_MAX_ATTEMPTS } from '#contract/webhook';
+import { WEBHOOK_MAX_ATTEMPTS, WEBHOOK_MESSAGES } from '#contract/webhook';
 import { webhooks } from '../../db/schema';
 import { bearer, createTestContext, ROOT_PASSWORD, type TestContext } from '../../../test/harness';
 import { enqueueEvent } from '../moderation/webhook.queue';
 import { recordHold } from '../moderation/moderation';
 import { backoffMs, createWebhookService } from './webhook.service';
-import { checkUrlForm, hostAllowed, isPrivateAddress, maskUrl } from './webhook.sender';
+import { checkUrlForm, hostAllowed, isPrivateAddress, maskUrl, publicOnly, send } from './webhook.sender';
 
 interface Received {
   path: string;
@@ -370,6 +370,39 @@ describe('the routes', () => {
     expect(await hostAllowed(new URL('http://localhost:8080/'), false)).toBe(false);
     expect(await hostAllowed(new URL('http://[::1]:8080/'), false)).toBe(false);
     expect(await hostAllowed(new URL('http://127.0.0.1:8080/'), true)).toBe(true);
+  });
+
+  it('checks the address the connection is made to, so a name re-pointed at a private one after the check is refused (DNS re-binding)', async () => {
+    const rx = await receiver(() => 200);
+    const port = new URL(rx.base).port;
+    // A name server that answers the loopback receiver's address: the check before the send cannot
+    // resolve `.example` (reserved, never in DNS) and lets it pass to be judged at connection time.
+    const rebinding: LookupFunction = (_host, options, callback) =>
+      options.all
+        ? (callback as unknown as (error: null, all: Array<{ address: string; family: number }>) => void)(null, [
+            { address: '127.0.0.1', family: 4 },
+          ])
+        : callback(null, '127.0.0.1', 4);
+    const request = { url: `http://rebind.example:${port}/hook`, headers: { 'content-type': 'application/json' }, body: '{}' };
+    const refused = await send('json', request, { timeoutMs: 2000, allowPrivate: false, resolve: rebinding });
+    expect(refused).toMatchObject({ ok: false, status: null, error: WEBHOOK_MESSAGES.privateUrl });
+    expect(rx.calls).toHaveLength(0);
+    // The same resolver where private addresses are allowed (an intranet install): delivered.
+    expect(await send('json', request, { timeoutMs: 2000, allowPrivate: true, resolve: rebinding })).toMatchObject({
+      ok: true,
+      status: 200,
+    });
+    expect(rx.calls).toHaveLength(1);
+    // A public answer goes through the guard as it came.
+    const publicAnswer: LookupFunction = (_host, _options, callback) =>
+      (callback as unknown as (error: null, all: Array<{ address: string; family: number }>) => void)(null, [
+        { address: '93.184.216.34', family: 4 },
+      ]);
+    const answered = await new Promise<unknown>((resolve) =>
+      publicOnly(publicAnswer)('example.org', { all: true }, (error, all) => resolve(error ?? all)),
+    );
+    expect(answered).toEqual([{ address: '93.184.216.34', family: 4 }]);
+    await rx.close();
   });
 
   it('发送测试 sends one test delivery now and answers it; the list shows the last delivery; the URL’s key is shortened', async () => {
