@@ -138,7 +138,10 @@ export async function buildApp({ config, database, logging = silentLogging(), no
   }).withTypeProvider<TypeBoxTypeProvider>();
   followAnswers(app.server);
   // First, so that every request has its span, those the drain turns away included.
-  if (tracing) registerTracing(app, tracing);
+  if (tracing) {
+    registerTracing(app, tracing);
+    tracing.reportProblemsTo(app.log);
+  }
 
   // Hooks that do not wait for anything are written with `done`: an async one costs every call a
   // promise and a turn of the microtask queue.

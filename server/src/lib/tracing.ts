@@ -1,4 +1,4 @@
-import { context, propagation, type Span, SpanKind, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
+import { context, diag, DiagLogLevel, propagation, type Span, SpanKind, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
@@ -14,10 +14,35 @@ export interface Tracing {
   tracer: Tracer;
   /** For the database's statement hook (db/client.ts `onStatement`). */
   onStatement: StatementHook;
+  /**
+   * Where OpenTelemetry's own warnings and errors go (a collector that cannot be reached, spans
+   * dropped): the server's log, each distinct message at most once a minute. Silent until called.
+   */
+  reportProblemsTo(log: ProblemLog): void;
   /** Sends the spans ended so far (tests). */
   flush(): Promise<void>;
   /** Sends what is left and gives the global API back (the server's close). */
   shutdown(): Promise<void>;
+}
+
+/** The part of a pino logger that OpenTelemetry's problems are written to. */
+export interface ProblemLog {
+  warn(details: object, message: string): void;
+  error(details: object, message: string): void;
+}
+
+/** How often one message of OpenTelemetry is repeated at most: a collector that is down fails every batch (5 s). */
+const REPEAT_AFTER_MS = 60_000;
+
+/** OpenTelemetry's default error handler hands an error over as its JSON (stack and all): its message is what a reader needs. */
+function readable(text: string): string {
+  if (!text.startsWith('{')) return text;
+  try {
+    const parsed = JSON.parse(text) as { message?: unknown };
+    return typeof parsed.message === 'string' ? parsed.message : text;
+  } catch {
+    return text;
+  }
 }
 
 /** `SELECT`, `INSERT`, …: a statement span's name, without the table or anything parameter-like. */
@@ -67,6 +92,25 @@ export function startTracing(settings: NonNullable<Config['tracing']>): Tracing 
   return {
     tracer,
     onStatement,
+    reportProblemsTo(log) {
+      const lastSaid = new Map<string, number>();
+      const say =
+        (level: 'warn' | 'error') =>
+        (text: string, ...args: unknown[]) => {
+          const message = readable(text);
+          const now = Date.now();
+          if (now - (lastSaid.get(message) ?? Number.NEGATIVE_INFINITY) < REPEAT_AFTER_MS) return;
+          if (lastSaid.size > 100) lastSaid.clear();
+          lastSaid.set(message, now);
+          const details = args.map((arg) => (arg instanceof Error ? arg.message : typeof arg === 'string' ? arg : JSON.stringify(arg)));
+          log[level]({ otel: details.join(' ').slice(0, 500) }, `OpenTelemetry: ${message}`);
+        };
+      const quiet = () => undefined;
+      diag.setLogger(
+        { error: say('error'), warn: say('warn'), info: quiet, debug: quiet, verbose: quiet },
+        { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true },
+      );
+    },
     flush: () => provider.forceFlush(),
     async shutdown() {
       await provider.shutdown();
@@ -74,6 +118,7 @@ export function startTracing(settings: NonNullable<Config['tracing']>): Tracing 
       trace.disable();
       propagation.disable();
       context.disable();
+      diag.disable();
     },
   };
 }

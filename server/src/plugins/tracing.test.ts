@@ -275,3 +275,36 @@ describe('tracing on', () => {
     expect((trace.getTracerProvider() as ProxyTracerProvider).getDelegate()).not.toBeInstanceOf(NodeTracerProvider);
   });
 });
+
+describe('a collector that cannot be reached', () => {
+  it('is said in the server log, once for a run of failed exports, and the calls are answered as ever', async () => {
+    // A port nobody listens on: every export is refused.
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const env = { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`, OTEL_SERVICE_NAME: 'cs-test' };
+    // The SDK's own settings, read from the environment when it starts: a batch every 200 ms
+    // (5 s by default), each export given up after 1 s of retries (10 s).
+    Object.assign(process.env, { OTEL_BSP_SCHEDULE_DELAY: '200', OTEL_EXPORTER_OTLP_TIMEOUT: '1000' });
+    const tracing = tracingFor(loadConfig(env)) as Tracing;
+    delete process.env.OTEL_BSP_SCHEDULE_DELAY;
+    delete process.env.OTEL_EXPORTER_OTLP_TIMEOUT;
+    const { app, log, base } = await serve(env, tracing);
+    try {
+      // Spread over several batches, each export refused.
+      for (let i = 0; i < 3; i++) {
+        expect((await fetch(`${base}/healthz`)).status).toBe(200);
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+      }
+      const problems = () => log.lines().filter((line) => String(line.msg).startsWith('OpenTelemetry: '));
+      expect(problems().length).toBeGreaterThan(0);
+      expect(problems()[0].level).toBeGreaterThanOrEqual(40);
+      expect(problems()[0].msg).toBe(`OpenTelemetry: connect ECONNREFUSED 127.0.0.1:${port}`);
+      // Three failed exports, one line per distinct message within the minute.
+      expect(new Set(problems().map((line) => line.msg)).size).toBe(problems().length);
+    } finally {
+      await app.close();
+    }
+  });
+});
