@@ -485,32 +485,17 @@ export async function runImport(db: Db, data: SourceData, options: ImportOptions
           )
         : new Set<string>();
       const again = candidates.filter((c) => existing.has(c.row.id)).map((c) => c.row.id);
-      const decided = again.length
-        ? new Set(
-            (
-              await tx
-                .select({ id: moderationFlags.itemId })
-                .from(moderationFlags)
-                .where(
-                  sql`${moderationFlags.kind} = ${screening.kind} and ${moderationFlags.state} <> 'open' and ${moderationFlags.itemId} in ${jsonList(again)}`,
-                )
-            ).map((r) => r.id),
-          )
-        : new Set<string>();
-      // Records an earlier import put in 审核台 and nobody has decided yet: if this run's text no
-      // longer fires a rule, --update takes them out again (their flag would outlive its reason).
-      const waitingAgain = again.length
-        ? new Set(
-            (
-              await tx
-                .select({ id: moderationFlags.itemId })
-                .from(moderationFlags)
-                .where(
-                  sql`${moderationFlags.kind} = ${screening.kind} and ${moderationFlags.state} = 'open' and ${moderationFlags.itemId} in ${jsonList(again)}`,
-                )
-            ).map((r) => r.id),
-          )
-        : new Set<string>();
+      // The flags of records already there (a re-run with --update), one statement: a decided one
+      // means an admin's decision stands; an open one that no rule fires on any more is taken out
+      // of 审核台 again (its flag would outlive its reason).
+      const flagsAgain = again.length
+        ? await tx
+            .select({ id: moderationFlags.itemId, state: moderationFlags.state })
+            .from(moderationFlags)
+            .where(sql`${moderationFlags.kind} = ${screening.kind} and ${moderationFlags.itemId} in ${jsonList(again)}`)
+        : [];
+      const decided = new Set(flagsAgain.filter((flag) => flag.state !== 'open').map((flag) => flag.id));
+      const waitingAgain = new Set(flagsAgain.filter((flag) => flag.state === 'open').map((flag) => flag.id));
       for (const c of candidates) {
         // An admin's decision in 审核台 stands: --update does not hold or flag that record again.
         if (decided.has(c.row.id)) continue;
