@@ -1,9 +1,9 @@
-import path from 'node:path';
 /**
  * Checks of a page as it is drawn, shared by the browser tests: a screen opened and settled, texts
  * that wrap, a page wider than its window, table columns squeezed to nothing, axe-core's
  * accessibility violations, and what the keyboard's focus is on.
  */
+import path from 'node:path';
 import type { Page, Request } from 'playwright-core';
 
 // Streams a page keeps open for as long as it is shown (审核台's live events, in the menu's badge):

@@ -1,6 +1,5 @@
-import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { axeViolations, type Focused, focused, settledPageOverflow, visit } from './page-checks';
+import { axeViolations, type Focused, focused, screenshot, settledPageOverflow, visit } from './page-checks';
 import { ADMIN_LOGIN, ADMIN_PASSWORD, type ApiClient, expectMessage, type RunningServer, signIn } from './support';
 import { browserSuite, button, eventually, type Saved } from './suite';
 
@@ -38,10 +37,7 @@ browserSuite(
   },
 );
 
-async function shot(target: Page, name: string) {
-  const folder = process.env.E2E_SCREENSHOTS;
-  if (folder) await target.screenshot({ path: path.join(folder, `trust-${name}.png`), fullPage: true });
-}
+const shot = (target: Page, name: string) => screenshot(target, `trust-${name}`);
 
 /** What does not fit: the page scrolling sideways, or the dialog wider than the window. */
 async function layoutProblems(target: Page, dialog: Locator | null, label: string): Promise<string[]> {

@@ -226,7 +226,7 @@ export function createReviewService(deps: {
    * the ones with both are counted once, through the join of the open question flags with their
    * questions: an index range as long as the open question flags, not as the queue.
    */
-  async function counts(): Promise<ReviewCounts> {
+  async function countParts(): Promise<ReviewCounts & { awaitingOnly: number }> {
     const [row] = await queryRows<{ awaiting: number; overlap: number; issue: number; comment: number; user: number }>(
       db,
       sql`select ${keptTotal('issues', { flag: false })} as awaiting,
@@ -237,7 +237,12 @@ export function createReviewService(deps: {
     const issue = Number(row.issue) + Number(row.awaiting) - Number(row.overlap);
     const comment = Number(row.comment);
     const user = Number(row.user);
-    return { total: issue + comment + user, issue, comment, user };
+    return { total: issue + comment + user, issue, comment, user, awaitingOnly: Number(row.awaiting) - Number(row.overlap) };
+  }
+
+  async function counts(): Promise<ReviewCounts> {
+    const { awaitingOnly: _, ...byKind } = await countParts();
+    return byKind;
   }
 
   /** Who decided an item last and how, from the audit log (whatever screen it was decided on). */
@@ -285,7 +290,7 @@ export function createReviewService(deps: {
     async list(query: ReviewListQuery): Promise<Page<ReviewItem>> {
       const current = query.current ?? FIRST_PAGE;
       const pageSize = query.pageSize ?? DEFAULT_PAGE_SIZE;
-      const [total, page] = await Promise.all([counts(), waitingPage(query, pageSize, (current - 1) * pageSize)]);
+      const [total, page] = await Promise.all([countParts(), waitingPage(query, pageSize, (current - 1) * pageSize)]);
       const count =
         query.rule && query.rule !== AWAITING_APPROVAL_RULE
           ? Number(
@@ -299,14 +304,7 @@ export function createReviewService(deps: {
           : query.kind
             ? total[query.kind]
             : query.rule === AWAITING_APPROVAL_RULE
-              ? Number(
-                  (
-                    await queryRows<{ n: number }>(
-                      db,
-                      sql`select ${keptTotal('issues', { flag: false })} - (select count(*) from moderation_flags f join issues i on i.id = f.item_id where f.state = 'open' and f.kind = 'issue' and i.issue_status = false)::int as n`,
-                    )
-                  )[0].n,
-                )
+              ? total.awaitingOnly
               : total.total;
       const waiting = await details(page);
       const files = await authorFiles(
