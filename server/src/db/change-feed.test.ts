@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { Client } from 'pg';
 import { scratchDatabase } from '../../test/live/postgres';
-import { SESSION_CHANNEL, TRUST_MS } from './change-feed';
+import { SESSION_CHANNEL, SESSION_TABLES, TRUST_MS } from './change-feed';
 import { memoUntilWrite, openDatabase, queryRows, type Database } from './client';
 
 /**
@@ -41,7 +41,13 @@ onPostgres('sessions kept in memory on PostgreSQL', () => {
       const rows = await queryRows<{ id: string }>(database.db, sql`select id from admin_sessions where id = ${id}`);
       return rows[0] ?? null;
     };
-    const memo = memoUntilWrite(database.db, lookup, { key: (id) => id, keep: (row) => row !== null, fresh: () => true });
+    const memo = memoUntilWrite(database.db, lookup, {
+      layer: 'sessions',
+      tables: SESSION_TABLES,
+      key: (id) => id,
+      keep: (row) => row !== null,
+      fresh: () => true,
+    });
     return { memo, calls: () => calls };
   }
 

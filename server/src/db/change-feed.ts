@@ -2,11 +2,22 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
 /**
- * The channel the triggers of migration 0010 (session_notify) notify on whenever something the
- * session check reads changes: a session deleted or its expiry moved, an admin changed or removed
- * (not the last-seen time, not the TOTP step counter), a setting changed.
+ * The channel the database's triggers notify on, the payload naming the table that changed:
+ * migration 0010 for what the session check reads (a session deleted or its expiry moved, an admin
+ * changed or removed, not the last-seen time nor the TOTP step counter; a setting changed),
+ * migration 0023 for what the public site's reads answer (issues, comments, books, what a comment
+ * shows of its author). The name stays the one migration 0010 gave it.
  */
 export const SESSION_CHANNEL = 'session_changes';
+
+/** The tables whose changes migration 0010 announces: what the session check reads. */
+export const SESSION_TABLES = ['admin_sessions', 'admins', 'settings'] as const;
+/**
+ * The tables whose changes migration 0023 announces: what the public site's reads answer. For
+ * `users`, only a change of what a comment shows of its author (nickname, avatar) or a deletion,
+ * not a sign-in's date or points.
+ */
+export const PUBLIC_TABLES = ['issues', 'comments', 'books', 'users'] as const;
 
 /** How often the listener proves its channel works, and how long one proof is believed. */
 export const HEARTBEAT_MS = 250;
@@ -19,11 +30,12 @@ export type FeedState = { live: true } | { live: false; error: Error | null };
 
 export interface ChangeFeed {
   /**
-   * A number that moves whenever the database tells of a change on the channel, and whenever the
-   * listening connection is lost or made again; null while the channel cannot be trusted (not
-   * listening, or no heartbeat came back within TRUST_MS), when memory must not be used.
+   * A number that moves whenever the database tells of a change to one of `tables` (every table
+   * when absent), and whenever the listening connection is lost or made again; null while the
+   * channel cannot be trusted (not listening, or no heartbeat came back within TRUST_MS), when
+   * memory must not be used.
    */
-  version(): number | null;
+  version(tables?: readonly string[]): number | null;
   close(): Promise<void>;
 }
 
@@ -51,7 +63,10 @@ export function listenForChanges(options: {
   const now = options.now ?? (() => performance.now());
   const self = randomBytes(6).toString('hex');
   const prefix = `hb ${self} `;
-  let version = 0;
+  // Moved by a lost or new connection (anything may have changed meanwhile); the changes by table.
+  let epoch = 0;
+  let changes = 0;
+  const changesOf = new Map<string, number>();
   let client: pg.Client | null = null;
   let listening = false;
   let closed = false;
@@ -76,7 +91,7 @@ export function listenForChanges(options: {
     listening = false;
     confirmedAt = Number.NEGATIVE_INFINITY;
     sent.clear();
-    version++;
+    epoch++;
     connection.removeAllListeners('notification');
     // Errors of a connection given up are of no further interest, but must not go unhandled.
     connection.on('error', () => undefined);
@@ -116,7 +131,8 @@ export function listenForChanges(options: {
         failures = 0;
         state({ live: true });
       } else if (!payload.startsWith('hb ')) {
-        version++;
+        changes++;
+        changesOf.set(payload, (changesOf.get(payload) ?? 0) + 1);
       }
     });
     try {
@@ -125,7 +141,7 @@ export function listenForChanges(options: {
       await connection.query(`listen "${channel.replace(/"/g, '""')}"`);
       if (connection !== client) return;
       // Whatever changed while nobody listened is unknown: everything kept before is stale.
-      version++;
+      epoch++;
       listening = true;
       lastProofAt = now();
       beat();
@@ -151,7 +167,13 @@ export function listenForChanges(options: {
   void connect();
 
   return {
-    version: () => (listening && now() - confirmedAt <= TRUST_MS ? version : null),
+    version(tables) {
+      if (!listening || now() - confirmedAt > TRUST_MS) return null;
+      if (!tables) return epoch + changes;
+      let version = epoch;
+      for (const table of tables) version += changesOf.get(table) ?? 0;
+      return version;
+    },
     async close() {
       closed = true;
       clearInterval(timer);

@@ -13,7 +13,7 @@ import { LRUCache } from 'lru-cache';
 import { Pool } from 'pg';
 import { listenForChanges, type FeedState } from './change-feed';
 import { postgresListen, type Listen } from './notifications';
-import { ALL_LAYERS, setLayers, type Layers } from './layers';
+import { ALL_LAYERS, layersOf, setLayers, type Layers } from './layers';
 import { preparedStatements, type QueryClient } from './pglite-statements';
 import { poolClient } from './statement-watch';
 import { ABANDON_MARGIN_MS, type DatabaseTimeouts } from './timeouts';
@@ -36,18 +36,22 @@ export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
  * Per database open in this process that may remember answers, by its drizzle handle: a number
  * that moves whenever what a read answers may have changed, or null while that cannot be known.
  */
-const changeVersions = new WeakMap<Db, () => number | null>();
+const changeVersions = new WeakMap<Db, (tables: readonly string[]) => number | null>();
 
-/** The answers memoUntilWrite holds per database (GET /metrics: sessions in memory). */
-const memos = new WeakMap<Db, Array<{ readonly size: number }>>();
+/** The layers whose answers memoUntilWrite remembers (db/layers.ts). */
+export type MemoLayer = 'sessions' | 'answers';
 
-/** How many answers are remembered for `db` now. */
-export function rememberedAnswers(db: Db): number {
-  return (memos.get(db) ?? []).reduce((sum, memo) => sum + memo.size, 0);
+/** The answers memoUntilWrite holds per database and layer (GET /metrics). */
+const memos = new WeakMap<Db, Array<{ layer: MemoLayer; memo: { readonly size: number } }>>();
+
+/** How many answers of `layer` are remembered for `db` now. */
+export function rememberedAnswers(db: Db, layer: MemoLayer): number {
+  return (memos.get(db) ?? []).reduce((sum, entry) => sum + (entry.layer === layer ? entry.memo.size : 0), 0);
 }
 
 /**
- * `lookup`, with its answers remembered per key until something is written.
+ * `lookup`, with its answers remembered per key until something it reads is written, while its
+ * layer (`sessions` or `answers`, db/layers.ts) is on.
  *
  * On the embedded database that is exact: the data-dir lock makes this process the database's
  * only client, so nothing can change what a read answers but a statement this process sends, and
@@ -57,27 +61,45 @@ export function rememberedAnswers(db: Db): number {
  * On PostgreSQL other processes write too. There answers are remembered only when the database
  * was opened with `memo` (the server; see SESSIONS_IN_MEMORY), and only while its change feed
  * (db/change-feed.ts) is trusted: this process's own writes are counted as on the embedded
- * database, and the writes of every process to what the session check reads are announced by
- * the triggers of migration 0010 on a channel this process listens to, within TRUST_MS at most.
+ * database, and the writes of every process to `tables` are announced by the database's triggers
+ * (migrations 0010 and 0023) on a channel this process listens to, within TRUST_MS at most.
  * While the channel is down every call runs `lookup`: memory is never trusted without it.
  *
- * A remembered answer comes back as it is; a looked-up one as a promise.
+ * A remembered answer comes back as it is (callers never change it); a looked-up one as a promise.
+ * A lookup that fails is not remembered.
  *
  * Either way an answer read while a write went on is not kept. `keep` says whether an answer may
  * be remembered and `fresh` whether a remembered one still holds for these arguments (what the
- * statement compares with the clock, say).
+ * statement compares with the clock, say). `tables` must name every table whose triggers announce
+ * a change to what `lookup` reads. `size` with `maxSize` bounds the memory by the answers' sizes
+ * as well as their count.
  */
 export function memoUntilWrite<A extends unknown[], R>(
   db: Db,
   lookup: (...args: A) => Promise<R>,
-  options: { key: (...args: A) => string; keep: (answer: R) => boolean; fresh: (answer: R, ...args: A) => boolean; max?: number },
+  options: {
+    layer: MemoLayer;
+    tables: readonly string[];
+    key: (...args: A) => string;
+    keep: (answer: R) => boolean;
+    fresh: (answer: R, ...args: A) => boolean;
+    max?: number;
+    size?: (answer: R) => number;
+    maxSize?: number;
+  },
 ): (...args: A) => R | Promise<R> {
-  const version = changeVersions.get(db);
-  if (!version) return lookup;
-  // Bounded by count, the least recently used answer going first; a write makes every answer
-  // stale at once by moving the version, so nothing needs evicting for it.
-  const memo = new LRUCache<string, { version: number; answer: R }>({ max: options.max ?? 1000 });
-  memos.set(db, [...(memos.get(db) ?? []), memo]);
+  const changes = changeVersions.get(db);
+  if (!changes || !layersOf(db)[options.layer]) return lookup;
+  const { tables } = options;
+  const version = () => changes(tables);
+  // Bounded by count (and size), the least recently used answer going first; a write makes every
+  // answer stale at once by moving the version, so nothing needs evicting for it.
+  const memo = new LRUCache<string, { version: number; answer: R }>({
+    max: options.max ?? 1000,
+    ...(options.size &&
+      options.maxSize && { maxSize: options.maxSize, sizeCalculation: (entry) => Math.max(1, options.size!(entry.answer)) }),
+  });
+  memos.set(db, [...(memos.get(db) ?? []), { layer: options.layer, memo }]);
   return (...args) => {
     const before = version();
     if (before === null) return lookup(...args);
@@ -246,7 +268,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const timeouts = options.timeouts;
     const layers = options.layers ?? ALL_LAYERS;
     let writes = 0;
-    const feed = options.memo && layers.sessions ? listenForChanges({ url: options.url, onState: options.onFeedState }) : null;
+    const feed =
+      options.memo && (layers.sessions || layers.answers) ? listenForChanges({ url: options.url, onState: options.onFeedState }) : null;
     const pool = new (options.onStatement ? CallerContextPool : Pool)({
       connectionString: options.url,
       max: options.poolSize ?? DEFAULT_POOL_SIZE,
@@ -275,8 +298,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const listeners = new Set<Promise<() => Promise<void>>>();
     setLayers(db, layers);
     if (feed) {
-      changeVersions.set(db, () => {
-        const version = feed.version();
+      changeVersions.set(db, (tables) => {
+        const version = feed.version(tables);
         return version === null ? null : version + writes;
       });
     }
@@ -336,7 +359,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     logger: queryLogger(options),
   }) as unknown as Db;
   setLayers(db, layers);
-  if (statements && layers.sessions && options.memo !== false) changeVersions.set(db, statements.writes);
+  if (statements && (layers.sessions || layers.answers) && options.memo !== false) changeVersions.set(db, statements.writes);
   return {
     db,
     kind: 'embedded',

@@ -17,6 +17,11 @@ export const LAYERS = [
   'nearestEnd',
   /** Session lookups kept in memory until a write (memoUntilWrite, change-feed.ts). */
   'sessions',
+  /**
+   * The public site's reads (approved questions, one question, comment pages) kept in memory
+   * until a write to what they read (memoUntilWrite, change-feed.ts; site.service.ts).
+   */
+  'answers',
   /** PostgreSQL: a connection whose statement has no answer past its bound is dropped (client.ts). */
   'watch',
 ] as const;

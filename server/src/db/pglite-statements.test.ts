@@ -2,6 +2,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { memoUntilWrite, openDatabase, queryRows, type Database } from './client';
 import { preparedStatements, type StatementClient } from './pglite-statements';
+import { SESSION_TABLES } from './change-feed';
 
 // The embedded database only: these are PGlite's statement client and the memo it makes exact.
 let pg: PGlite;
@@ -136,6 +137,8 @@ describe('memoUntilWrite on the embedded database', () => {
       return rows[0] ?? null;
     };
     const memo = memoUntilWrite(database.db, lookup, {
+      layer: 'sessions',
+      tables: SESSION_TABLES,
       key: (id) => id,
       keep: (row) => row !== null,
       fresh: (row, _id, now) => row !== null && row.expires > now,
@@ -211,7 +214,7 @@ describe('memoUntilWrite on the embedded database', () => {
         looked.push(id);
         return (await queryRows<{ id: string }>(database.db, sql`select id from admin_sessions where id = ${id}`))[0] ?? null;
       },
-      { key: (id) => id, keep: (row) => row !== null, fresh: () => true, max: 2 },
+      { layer: 'sessions', tables: SESSION_TABLES, key: (id) => id, keep: (row) => row !== null, fresh: () => true, max: 2 },
     );
     for (const id of ['memo-lru-1', 'memo-lru-2', 'memo-lru-1', 'memo-lru-3', 'memo-lru-1', 'memo-lru-2']) await memo(id);
     // 2 was the least recently used when 3 came: only it was forgotten.
@@ -223,7 +226,13 @@ describe('memoUntilWrite on the embedded database', () => {
     const lookup = async () => ++calls;
     const other = await openDatabase({ kind: 'postgres', url: 'postgres://nobody@127.0.0.1:1/none' });
     try {
-      const memo = memoUntilWrite(other.db, lookup, { key: () => 'k', keep: () => true, fresh: () => true });
+      const memo = memoUntilWrite(other.db, lookup, {
+        layer: 'sessions',
+        tables: SESSION_TABLES,
+        key: () => 'k',
+        keep: () => true,
+        fresh: () => true,
+      });
       expect(memo).toBe(lookup);
     } finally {
       await other.close();

@@ -44,6 +44,7 @@ describe('GET /metrics', () => {
       'db_statement_timeouts_total',
       'sign_in_throttled_total',
       'sessions_in_memory',
+      'public_answers_in_memory',
       'version_conflicts_total',
       'unversioned_writes_total',
       'process_resident_memory_bytes',

@@ -108,7 +108,15 @@ export function registerMetrics(app: FastifyInstance, database: Database, option
     help: 'Session look-ups remembered in this process (SESSIONS_IN_MEMORY)',
     registers: [registry],
     collect() {
-      this.set(rememberedAnswers(database.db));
+      this.set(rememberedAnswers(database.db, 'sessions'));
+    },
+  });
+  new Gauge({
+    name: 'public_answers_in_memory',
+    help: "The public site's reads remembered in this process until a write (layer answers)",
+    registers: [registry],
+    collect() {
+      this.set(rememberedAnswers(database.db, 'answers'));
     },
   });
   new Gauge({

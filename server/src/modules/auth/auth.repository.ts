@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, count, desc, eq, gt, gte, inArray, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
 import { memoUntilWrite, type Db } from '../../db/client';
+import { SESSION_TABLES } from '../../db/change-feed';
 import type { Locked } from '../../db/write-lock';
 import {
   adminLogins,
@@ -65,6 +66,8 @@ export function createAuthRepository(db: Db) {
       return row ?? null;
     },
     {
+      layer: 'sessions',
+      tables: SESSION_TABLES,
       key: (sessionId, adminId) => `${sessionId} ${adminId}`,
       keep: (row) => row !== null,
       fresh: (row, _sessionId, _adminId, now) => row !== null && row.expiresAt > now,

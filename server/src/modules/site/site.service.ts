@@ -29,7 +29,8 @@ import {
 } from '#contract/site';
 import { TYPE_MESSAGES } from '#contract/type';
 import { USER_MESSAGES } from '#contract/user';
-import type { Db } from '../../db/client';
+import { PUBLIC_TABLES } from '../../db/change-feed';
+import { memoUntilWrite, type Db } from '../../db/client';
 import { ENTITIES } from '../../db/entities';
 import { bookUnlocks, books, interviews, issues, pointsLedger, users } from '../../db/schema';
 import { type Locked, writeTransaction } from '../../db/write-lock';
@@ -94,6 +95,10 @@ export type SiteService = ReturnType<typeof createSiteService>;
  * The public site's calls (docs/api.md "Public calls"): what visitors read, what members write,
  * and the counters and points the server keeps for them.
  */
+/** How many public answers a process keeps, and how many characters of JSON they may hold in all. */
+const PUBLIC_ANSWERS_MAX = 2000;
+const PUBLIC_ANSWERS_MAX_CHARS = 32 * 1024 * 1024;
+
 export function createSiteService(deps: {
   db: Db;
   auth: AuthService;
@@ -118,6 +123,34 @@ export function createSiteService(deps: {
 }) {
   const { db, members, limits, views } = deps;
   const now = deps.now ?? Date.now;
+
+  /**
+   * The public site's hot reads, the same for every visitor and member, kept in memory until a
+   * write to what they read (layer `answers`, docs/decisions/0021): a visitor's page costs no
+   * statement while nothing changed. A 404 is never kept. Bounded by count and by size.
+   */
+  function publicRead<A extends unknown[], R>(name: string, lookup: (...args: A) => Promise<R>) {
+    return memoUntilWrite(db, lookup, {
+      layer: 'answers',
+      tables: PUBLIC_TABLES,
+      key: (...args) => `${name} ${JSON.stringify(args)}`,
+      keep: () => true,
+      fresh: () => true,
+      max: PUBLIC_ANSWERS_MAX,
+      size: (answer) => JSON.stringify(answer).length,
+      maxSize: PUBLIC_ANSWERS_MAX_CHARS,
+    });
+  }
+  const approvedIssues = publicRead('issues', (query: IssueListQuery) => deps.issues.list({ ...query, issueStatus: 'true' }));
+  const approvedIssueById = publicRead('issue', async (id: string) => toIssue(await approvedIssue(id)));
+  const issueCommentPage = publicRead('issue comments', async (id: string, page: PageRequest) => {
+    // Only the status is needed here: one small prepared statement, which is also the parent check.
+    if (!(await deps.issueRepo.statusOf(id))) throw notFound(ISSUE_MESSAGES.notFound);
+    return deps.comments.listUnder(COMMENT_TYPES.issue, id, page, true, true);
+  });
+  const bookCommentPage = publicRead('book comments', (id: string, page: PageRequest) =>
+    deps.comments.listUnder(COMMENT_TYPES.book, id, page, true),
+  );
 
   async function userRecord(id: string, executor: Db = db): Promise<UserRecord | null> {
     const [row] = await executor.select().from(users).where(eq(users.id, id));
@@ -354,11 +387,11 @@ export function createSiteService(deps: {
     // —— questions and comments ——
 
     async listIssues(query: IssueListQuery): Promise<Page<Issue>> {
-      return deps.issues.list({ ...query, issueStatus: 'true' });
+      return approvedIssues(query);
     },
 
     async getIssue(id: string): Promise<Issue> {
-      return toIssue(await approvedIssue(id));
+      return approvedIssueById(id);
     },
 
     /** The old client's PATCH of an issue: one view when it sends scanNumber, else nothing. */
@@ -404,13 +437,11 @@ export function createSiteService(deps: {
     },
 
     async issueComments(id: string, page: PageRequest): Promise<Page<CommentRow>> {
-      // Only the status is needed here: one small prepared statement, which is also the parent check.
-      if (!(await deps.issueRepo.statusOf(id))) throw notFound(ISSUE_MESSAGES.notFound);
-      return deps.comments.listUnder(COMMENT_TYPES.issue, id, page, true, true);
+      return issueCommentPage(id, page);
     },
 
     async bookComments(id: string, page: PageRequest): Promise<Page<CommentRow>> {
-      return deps.comments.listUnder(COMMENT_TYPES.book, id, page, true);
+      return bookCommentPage(id, page);
     },
 
     /**
