@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { Client } from 'pg';
 import { SESSION_CHANNEL, TRUST_MS } from '../../src/db/change-feed';
 import { queryRows, rememberedAnswers } from '../../src/db/client';
+import { configuredLayers } from '../../src/db/configured';
 import { ALL_LAYERS } from '../../src/db/layers';
 import { issues } from '../../src/db/schema';
 import { contentFixtures } from '../content';
@@ -29,7 +30,9 @@ let ips = 0;
 const freshIp = () => `10.7.${Math.floor(++ips / 250)}.${ips % 250}`;
 
 beforeAll(async () => {
-  t = await createTestContext({ SITE_SIGNUPS_PER_ADDRESS: '50' });
+  // This file tests the layer itself: on, whatever DB_LAYERS says (on the embedded database its
+  // version is the statement client's write count, so that layer too).
+  t = await createTestContext({ SITE_SIGNUPS_PER_ADDRESS: '50' }, { layers: { ...configuredLayers(), statements: true, answers: true } });
   root = await t.rootToken();
   fx = contentFixtures(t.database.db);
   typeId = await fx.type('前端');

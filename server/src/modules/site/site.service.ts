@@ -97,7 +97,7 @@ export type SiteService = ReturnType<typeof createSiteService>;
  */
 /** How many public answers a process keeps, and how many characters of JSON they may hold in all. */
 const PUBLIC_ANSWERS_MAX = 2000;
-const PUBLIC_ANSWERS_MAX_CHARS = 32 * 1024 * 1024;
+const PUBLIC_ANSWERS_MAX_CHARS = 8 * 1024 * 1024;
 
 export function createSiteService(deps: {
   db: Db;
