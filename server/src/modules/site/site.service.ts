@@ -91,14 +91,14 @@ function ownProfile(row: UserRecord): OwnProfile {
 
 export type SiteService = ReturnType<typeof createSiteService>;
 
-/**
- * The public site's calls (docs/api.md "Public calls"): what visitors read, what members write,
- * and the counters and points the server keeps for them.
- */
 /** How many public answers a process keeps, and how many characters of JSON they may hold in all. */
 const PUBLIC_ANSWERS_MAX = 2000;
 const PUBLIC_ANSWERS_MAX_CHARS = 8 * 1024 * 1024;
 
+/**
+ * The public site's calls (docs/api.md "Public calls"): what visitors read, what members write,
+ * and the counters and points the server keeps for them.
+ */
 export function createSiteService(deps: {
   db: Db;
   auth: AuthService;
