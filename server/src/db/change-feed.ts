@@ -30,12 +30,13 @@ export type FeedState = { live: true } | { live: false; error: Error | null };
 
 export interface ChangeFeed {
   /**
-   * A number that moves whenever the database tells of a change to one of `tables` (every table
-   * when absent), and whenever the listening connection is lost or made again; null while the
-   * channel cannot be trusted (not listening, or no heartbeat came back within TRUST_MS), when
-   * memory must not be used.
+   * A number that moves whenever the database tells of a change to one of `tables`, and whenever
+   * the listening connection is lost or made again; null while the channel cannot be trusted (see
+   * `trusted`), when memory must not be used.
    */
-  version(tables?: readonly string[]): number | null;
+  version(tables: readonly string[]): number | null;
+  /** Whether the channel is listening and a heartbeat came back within TRUST_MS. */
+  trusted(): boolean;
   close(): Promise<void>;
 }
 
@@ -65,7 +66,6 @@ export function listenForChanges(options: {
   const prefix = `hb ${self} `;
   // Moved by a lost or new connection (anything may have changed meanwhile); the changes by table.
   let epoch = 0;
-  let changes = 0;
   const changesOf = new Map<string, number>();
   let client: pg.Client | null = null;
   let listening = false;
@@ -131,7 +131,6 @@ export function listenForChanges(options: {
         failures = 0;
         state({ live: true });
       } else if (!payload.startsWith('hb ')) {
-        changes++;
         changesOf.set(payload, (changesOf.get(payload) ?? 0) + 1);
       }
     });
@@ -166,10 +165,11 @@ export function listenForChanges(options: {
   timer.unref();
   void connect();
 
+  const trusted = () => listening && now() - confirmedAt <= TRUST_MS;
   return {
+    trusted,
     version(tables) {
-      if (!listening || now() - confirmedAt > TRUST_MS) return null;
-      if (!tables) return epoch + changes;
+      if (!trusted()) return null;
       let version = epoch;
       for (const table of tables) version += changesOf.get(table) ?? 0;
       return version;

@@ -329,7 +329,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       },
       stats: () => ({
         pool: { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount },
-        feedLive: feed ? feed.version() !== null : null,
+        feedLive: feed ? feed.trusted() : null,
       }),
       async close() {
         await Promise.all([...listeners].map(async (stop) => (await stop)()));
