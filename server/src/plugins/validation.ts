@@ -1,4 +1,5 @@
 import AjvCompiler, { type BuildCompilerFromPool } from '@fastify/ajv-compiler';
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import type { FastifyServerOptions } from 'fastify';
 import type { FastifyRouteSchemaDef } from 'fastify/types/schema';
 
@@ -34,6 +35,19 @@ export const validatorOptions: Pick<FastifyServerOptions, 'ajv' | 'schemaControl
         } as typeof options);
         return (route: FastifyRouteSchemaDef<unknown>) => (route.httpPart === 'body' ? forJson : forText)(route as never);
       }) as unknown as BuildCompilerFromPool,
+      // Fastify's own serializer compiler, asked for a route's serializer when that route first
+      // answers instead of for every route and status at start: a start (and each test's app)
+      // compiled a few hundred serializers that most never use (bench/NOTES.md).
+      buildSerializer: (externalSchemas, serializerOptions) => {
+        const compile = SerializerSelector()(externalSchemas, serializerOptions);
+        return (route) => {
+          let serialize: ((doc: unknown) => string) | undefined;
+          return (doc) => {
+            serialize ??= compile(route);
+            return serialize(doc);
+          };
+        };
+      },
     },
   },
 };

@@ -1,11 +1,15 @@
-import path from 'node:path';
-import type { Config } from 'jest';
-import { configUmiAlias, createConfig } from '@umijs/max/test';
+// Plain JavaScript on purpose: a jest.config.ts is loaded through ts-node, which type-checks it
+// and what it imports on every jest start (about 10 s of each run, bench/NOTES.md).
+const path = require('node:path');
+const { configUmiAlias, createConfig } = require('@umijs/max/test');
+
+/** @typedef {import('jest').Config} Config */
 
 // contract/ by its alias (package.json "imports"), in every project.
 const CONTRACT = { '^#contract/(.*)$': path.join(__dirname, 'contract/$1') };
 
-export default async (): Promise<Config> => {
+/** @returns {Promise<Config>} */
+module.exports = async () => {
   // testTimeout is a global option in jest 29; @umijs/test puts it in each project.
   // The app's .tsx files rely on the automatic JSX runtime (tsconfig `react-jsx`), as Umi's build does.
   const { testTimeout: _webTimeout, ...browserBase } = createConfig({
@@ -14,8 +18,9 @@ export default async (): Promise<Config> => {
     // default is the whole CommonJS exports object, which React.lazy cannot render; as a
     // require() wrapped in a promise (how Umi's own test routes load pages) it gets the component.
     jsTransformerOpts: { jsx: 'automatic', supported: { 'dynamic-import': false } },
-  }) as Config;
-  const web = (await configUmiAlias({
+  });
+  /** @type {Config} */
+  const web = await configUmiAlias({
     ...browserBase,
     displayName: 'web',
     testMatch: ['<rootDir>/src/**/*.test.{ts,tsx}'],
@@ -34,10 +39,11 @@ export default async (): Promise<Config> => {
       ...browserBase.moduleNameMapper,
       ...CONTRACT,
     },
-  })) as Config;
+  });
 
-  const { testTimeout: _nodeTimeout, ...node } = createConfig({ target: 'node' }) as Config;
-  const server: Config = {
+  const { testTimeout: _nodeTimeout, ...node } = createConfig({ target: 'node' });
+  /** @type {Config} */
+  const server = {
     ...node,
     displayName: 'server',
     rootDir: __dirname,
@@ -54,7 +60,8 @@ export default async (): Promise<Config> => {
     },
   };
 
-  const e2e: Config = {
+  /** @type {Config} */
+  const e2e = {
     ...node,
     displayName: 'e2e',
     rootDir: __dirname,
@@ -65,7 +72,8 @@ export default async (): Promise<Config> => {
   };
 
   // The built server as a child process, killed, restarted and stopped (`npm run test:faults`).
-  const faults: Config = {
+  /** @type {Config} */
+  const faults = {
     ...node,
     displayName: 'faults',
     rootDir: __dirname,
