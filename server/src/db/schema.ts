@@ -353,7 +353,10 @@ export const comments = pgTable(
     index('comments_book_id_date_idx').on(t.bookId, t.commentDate.desc(), t.id.desc()).where(sql`${t.bookId} is not null`),
     index('comments_user_id_idx').on(t.userId),
     index('comments_type_id_idx').on(t.typeId),
-    grams('comments_comment_content_grams_idx', t.commentContent),
+    // Written directly, not through GIN's pending list: long texts fill the list fast, and the
+    // insert that overflows it merges it while other members' inserts keep appending, for seconds
+    // (docs/decisions/0022).
+    grams('comments_comment_content_grams_idx', t.commentContent).with({ fastupdate: false }),
   ],
 );
 

@@ -17,6 +17,7 @@ import {
   type ModerationRule,
 } from '#contract/moderation';
 import type { PgTable } from 'drizzle-orm/pg-core';
+import { loadingComments } from '../db/bulk-load';
 import { queryRows, type Db } from '../db/client';
 import { admins, books, comments, interviews, issues, moderationFlags, types, users } from '../db/schema';
 import { ALL_TABLES, writeTransaction, type LockedTable } from '../db/write-lock';
@@ -672,7 +673,8 @@ export async function runImport(db: Db, data: SourceData, options: ImportOptions
     }
   } else {
     for (const collection of COLLECTION_ORDER) {
-      await writeTransaction(db, SPECS[collection].locks, (tx) => importCollection(tx, collection));
+      const write = () => writeTransaction(db, SPECS[collection].locks, (tx) => importCollection(tx, collection));
+      await (collection === 'comments' ? loadingComments(db, write) : write());
     }
     await legacyAccounts(db);
   }

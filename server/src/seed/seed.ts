@@ -1,3 +1,4 @@
+import { loadingComments } from '../db/bulk-load';
 import { backfillLoginKeys } from '../db/login-keys';
 import { randomBytes } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
@@ -228,11 +229,12 @@ export async function seed(db: Db, sizes: SeedSizes, progress: Progress = () => 
     // Of `count` rows in id order, the first share that existed at comment g (their spans end now).
     const before = (count: number, spanDays: number) =>
       sql`greatest(1, (${count}::bigint * (${(spanDays - 365) * total}::bigint + 365 * g::bigint)) / (${spanDays * total}::bigint))::int`;
-    await inBatches(
-      sizes.comments,
-      'comments',
-      progress,
-      (from, to) => sql`
+    await loadingComments(db, () =>
+      inBatches(
+        sizes.comments,
+        'comments',
+        progress,
+        (from, to) => sql`
       insert into comments (id, user_id, issue_id, book_id, type_id, comment_content, comment_date, comment_type)
       select ${seededId(commentDate, run)},
              u.id,
@@ -250,7 +252,8 @@ export async function seed(db: Db, sizes: SeedSizes, progress: Progress = () => 
                          where ${onIssue} and n = 1 + ${hashMod(Math.max(issueCount, 1), 55)} % ${before(Math.max(issueCount, 1), 365)}) i on true
       left join lateral (select id, type_id from seed_pick_books
                          where not (${onIssue}) and n = 1 + ${hashMod(Math.max(bookCount, 1), 56)} % ${before(Math.max(bookCount, 1), 1000)}) b on true`,
-      db,
+        db,
+      ),
     );
   }
 
