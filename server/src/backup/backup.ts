@@ -1,3 +1,4 @@
+import { loadingComments } from '../db/bulk-load';
 import fs from 'node:fs';
 import readline from 'node:readline';
 import { once } from 'node:events';
@@ -270,70 +271,73 @@ export async function restore(database: Database, file: string, { force = false 
     const all = tables();
     const restored: TableCounts = {};
     // Every table's write lock: a server on the same PostgreSQL waits instead of writing between.
-    await writeTransaction(db, ALL_TABLES, async (tx) => {
-      if (total > 0) {
-        const names = backedUp().map((info) => sql.identifier(info.name));
-        await tx.execute(sql`truncate table ${sql.join(names, sql`, `)} restart identity`);
-      }
-      for (;;) {
-        const line = (await next()) as TableStart | Trailer | undefined;
-        if (line === undefined) throw new BackupError('备份文件不完整（缺少结尾），可能在写入时被中断');
-        if ('end' in line && line.end === true) {
-          for (const [name, rows] of Object.entries(line.rows)) {
-            if (restored[name] !== rows)
-              throw new BackupError(`备份文件不完整：表 ${name} 应有 ${rows} 行，读到 ${restored[name] ?? 0} 行`);
-          }
-          break;
+    // The comments are a bulk load: their texts' grams batched and merged once (decisions/0022).
+    await loadingComments(db, () =>
+      writeTransaction(db, ALL_TABLES, async (tx) => {
+        if (total > 0) {
+          const names = backedUp().map((info) => sql.identifier(info.name));
+          await tx.execute(sql`truncate table ${sql.join(names, sql`, `)} restart identity`);
         }
-        const start = line as TableStart;
-        const info = all.get(start.table);
-        if (!info || !(BACKED_UP_TABLES as readonly string[]).includes(start.table))
-          throw new BackupError(`备份中有未知的表 ${start.table}`);
-        for (const name of start.columns) {
-          if (!info.columns.has(name)) throw new BackupError(`备份中表 ${start.table} 的列 ${name} 在当前数据库结构中不存在`);
-        }
-        const binary = new Set(start.binary);
-        let rows = 0;
-        let batch: Array<Record<string, unknown>> = [];
-        const flush = async () => {
-          if (batch.length) await tx.insert(info.table).values(batch);
-          batch = [];
-        };
         for (;;) {
-          const row = await next();
-          if (row === undefined) throw new BackupError(`备份文件不完整：表 ${start.table} 中途结束`);
-          if (!Array.isArray(row)) {
-            const end = row as TableEnd;
-            if (end.end !== start.table || end.rows !== rows)
-              throw new BackupError(`备份文件第 ${lineNumber} 行：表 ${start.table} 的结尾不对`);
+          const line = (await next()) as TableStart | Trailer | undefined;
+          if (line === undefined) throw new BackupError('备份文件不完整（缺少结尾），可能在写入时被中断');
+          if ('end' in line && line.end === true) {
+            for (const [name, rows] of Object.entries(line.rows)) {
+              if (restored[name] !== rows)
+                throw new BackupError(`备份文件不完整：表 ${name} 应有 ${rows} 行，读到 ${restored[name] ?? 0} 行`);
+            }
             break;
           }
-          const values: Record<string, unknown> = {};
-          start.columns.forEach((name, i) => {
-            const value = row[i];
-            values[info.columns.get(name)!.key] = binary.has(name) && typeof value === 'string' ? Buffer.from(value, 'base64') : value;
-          });
-          batch.push(values);
-          rows++;
-          if (batch.length >= info.batch) await flush();
+          const start = line as TableStart;
+          const info = all.get(start.table);
+          if (!info || !(BACKED_UP_TABLES as readonly string[]).includes(start.table))
+            throw new BackupError(`备份中有未知的表 ${start.table}`);
+          for (const name of start.columns) {
+            if (!info.columns.has(name)) throw new BackupError(`备份中表 ${start.table} 的列 ${name} 在当前数据库结构中不存在`);
+          }
+          const binary = new Set(start.binary);
+          let rows = 0;
+          let batch: Array<Record<string, unknown>> = [];
+          const flush = async () => {
+            if (batch.length) await tx.insert(info.table).values(batch);
+            batch = [];
+          };
+          for (;;) {
+            const row = await next();
+            if (row === undefined) throw new BackupError(`备份文件不完整：表 ${start.table} 中途结束`);
+            if (!Array.isArray(row)) {
+              const end = row as TableEnd;
+              if (end.end !== start.table || end.rows !== rows)
+                throw new BackupError(`备份文件第 ${lineNumber} 行：表 ${start.table} 的结尾不对`);
+              break;
+            }
+            const values: Record<string, unknown> = {};
+            start.columns.forEach((name, i) => {
+              const value = row[i];
+              values[info.columns.get(name)!.key] = binary.has(name) && typeof value === 'string' ? Buffer.from(value, 'base64') : value;
+            });
+            batch.push(values);
+            rows++;
+            if (batch.length >= info.batch) await flush();
+          }
+          await flush();
+          restored[start.table] = rows;
         }
-        await flush();
-        restored[start.table] = rows;
-      }
-      // A serial column continues after the largest restored value, not from 1.
-      for (const info of backedUp()) {
-        for (const [name] of info.columns) {
-          const [sequence] = await queryRows<{ name: string | null }>(
-            tx,
-            sql`select pg_get_serial_sequence(${info.name}, ${name}) as name`,
-          );
-          if (!sequence?.name) continue;
-          await tx.execute(
-            sql`select setval(${sequence.name}, coalesce((select max(${sql.identifier(name)}) from ${sql.identifier(info.name)}), 0) + 1, false)`,
-          );
+        // A serial column continues after the largest restored value, not from 1.
+        for (const info of backedUp()) {
+          for (const [name] of info.columns) {
+            const [sequence] = await queryRows<{ name: string | null }>(
+              tx,
+              sql`select pg_get_serial_sequence(${info.name}, ${name}) as name`,
+            );
+            if (!sequence?.name) continue;
+            await tx.execute(
+              sql`select setval(${sequence.name}, coalesce((select max(${sql.identifier(name)}) from ${sql.identifier(info.name)}), 0) + 1, false)`,
+            );
+          }
         }
-      }
-    });
+      }),
+    );
     return restored;
   } finally {
     lines.close();
