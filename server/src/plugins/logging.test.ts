@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { stripVTControlCharacters } from 'node:util';
 import { buildApp } from '../app';
@@ -98,5 +101,28 @@ describe('the request log', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^\[\d\d:\d\d:\d\d\] INFO: GET \/api\/type 401 \d+\.\d ms$/);
     expect(text).not.toContain('secret-token');
+  });
+
+  it('written to a file descriptor in blocks, a quiet server’s lines still reach it within about a second', async () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'log-')), 'out.log');
+    const fd = fs.openSync(file, 'w');
+    try {
+      const logging = await createLogging({ logLevel: 'info' }, { terminal: false, destination: fd });
+      const app = await buildApp({ config, database, logging });
+      try {
+        await app.inject({ method: 'GET', url: '/api/type' });
+        // One short line is far below the block size: only the periodic flush writes it.
+        let text = '';
+        for (let waited = 0; waited < 5000 && !text.includes('request completed'); waited += 100) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          text = fs.readFileSync(file, 'utf8');
+        }
+        expect(JSON.parse(text.trim().split('\n').pop()!)).toMatchObject({ msg: 'request completed', req: { url: '/api/type' } });
+      } finally {
+        await app.close();
+      }
+    } finally {
+      fs.closeSync(fd);
+    }
   });
 });

@@ -35,14 +35,7 @@ export class OneLinePerRequest extends LogController {
  */
 function jsonLines(to: NodeJS.WritableStream | number): Lines {
   if (typeof to !== 'number') return to;
-  const destination = pino.destination({ dest: to, sync: false, minLength: 15 * 1024 });
-  setInterval(() => {
-    // flush() throws while the destination is still opening or once it is closed.
-    try {
-      destination.flush();
-    } catch {}
-  }, 1000).unref();
-  return destination;
+  return pino.destination({ dest: to, sync: false, minLength: 15 * 1024, periodicFlush: 1000 });
 }
 
 interface RequestLine {
