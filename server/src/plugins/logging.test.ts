@@ -105,24 +105,25 @@ describe('the request log', () => {
 
   it('written to a file descriptor in blocks, a quiet server’s lines still reach it within about a second', async () => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'log-')), 'out.log');
-    const fd = fs.openSync(file, 'w');
+    // The destination owns the descriptor from here: ending it stops its flush timer and closes it.
+    const logging = await createLogging({ logLevel: 'info' }, { terminal: false, destination: fs.openSync(file, 'w') });
+    const destination = (logging.logger as { stream: NodeJS.WritableStream }).stream;
+    const app = await buildApp({ config, database, logging });
     try {
-      const logging = await createLogging({ logLevel: 'info' }, { terminal: false, destination: fd });
-      const app = await buildApp({ config, database, logging });
-      try {
-        await app.inject({ method: 'GET', url: '/api/type' });
-        // One short line is far below the block size: only the periodic flush writes it.
-        let text = '';
-        for (let waited = 0; waited < 5000 && !text.includes('request completed'); waited += 100) {
-          await new Promise((resolve) => setTimeout(resolve, 100));
-          text = fs.readFileSync(file, 'utf8');
-        }
-        expect(JSON.parse(text.trim().split('\n').pop()!)).toMatchObject({ msg: 'request completed', req: { url: '/api/type' } });
-      } finally {
-        await app.close();
+      await app.inject({ method: 'GET', url: '/api/type' });
+      // One short line is far below the block size: only the periodic flush writes it.
+      let text = '';
+      for (let waited = 0; waited < 5000 && !text.includes('request completed'); waited += 100) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        text = fs.readFileSync(file, 'utf8');
       }
+      expect(JSON.parse(text.trim().split('\n').pop()!)).toMatchObject({ msg: 'request completed', req: { url: '/api/type' } });
     } finally {
-      fs.closeSync(fd);
+      await app.close();
+      await new Promise((resolve) => {
+        destination.once('close', resolve);
+        destination.end();
+      });
     }
   });
 });
