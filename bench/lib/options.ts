@@ -59,7 +59,7 @@ const USAGE = `npm run bench -- [options]
   --waiting N          items waiting in 审核台 for its queue page (100000)
   --no-postgres, --no-embedded, --no-web, --no-moderation   leave a part out
   --out FILE           where the report goes (bench/RESULTS.md)
-  --quick              smoke run: tiny sizes, 2 s runs (CI)
+  --quick              smoke run: tiny sizes, 1 s runs without warm-up (CI)
   --scale              instead: the list calls at growing sizes, each on a database of its own
                        (kept for --keep), written to bench/SCALE.md unless --out is given
   --scale-sizes N,N    the sizes in users (100000,1000000,10000000; 3000,30000 with --quick);
@@ -85,8 +85,8 @@ const QUICK = {
   books: 300,
   interviews: 30,
   embeddedUsers: 3000,
-  duration: 2,
-  warmup: 1,
+  duration: 1,
+  warmup: 0,
   moderationWords: 300,
   waiting: 300,
 };
