@@ -14,6 +14,8 @@ import { browserSuite, button, eventually, type Saved } from './suite';
 
 const REAUTH_WINDOW_SECONDS = 30;
 const WIDTHS = [390, 768, 1280, 1440, 1920];
+// One test outwaits the proof's window (46 s alone); the browser tests run two files at a time on two cores.
+jest.setTimeout(180_000);
 const EDITOR = { loginId: 'trust-editor', password: 'Kestrel-Harbour-2048' };
 
 let server: RunningServer;
