@@ -34,19 +34,17 @@ export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 /**
  * A new DATA_DIR holding a copy of an embedded database that is migrated and has its first super
  * admin: creating one from nothing (PGlite's initdb) takes many seconds, copying one does not.
- * The template is made once per migration set and reused by every later test.
+ * The template is made once per build of the server (whose first start writes it) and reused by
+ * every later test.
  */
 export async function embeddedDataDir(): Promise<string> {
-  const migrations = path.join(ROOT, 'server/migrations');
   const key = createHash('sha256');
-  for (const file of fs.readdirSync(migrations, { recursive: true }).map(String).sort()) {
-    const full = path.join(migrations, file);
-    if (fs.statSync(full).isFile()) key.update(file).update(fs.readFileSync(full));
-  }
+  // The bundle holds the migrations and what a first start writes beside them.
+  key.update(fs.readFileSync(BUNDLE));
   key.update(ADMIN_LOGIN).update(ADMIN_PASSWORD);
   const template = path.join(os.tmpdir(), `cs-live-template-${key.digest('hex').slice(0, 16)}`);
   if (!fs.existsSync(template)) {
-    // Templates of earlier migration sets are of no further use.
+    // Templates of earlier builds are of no further use.
     for (const name of fs.readdirSync(os.tmpdir())) {
       if (/^cs-live-template-[0-9a-f]{16}$/.test(name)) fs.rmSync(path.join(os.tmpdir(), name), { recursive: true, force: true });
     }
