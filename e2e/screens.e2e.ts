@@ -68,10 +68,10 @@ async function signInAsRoot() {
   await page.waitForURL(/\/home$/);
 }
 
-/** Opens `path` in the signed-in app and waits until `ready` shows and no table is loading. */
 // Two tests walk every screen (37 s alone); the browser tests run two files at a time on two cores.
 jest.setTimeout(180_000);
 
+/** Opens `path` in the signed-in app and waits until `ready` shows and no table is loading. */
 const visit = (path: string, ready: string) => visitScreen(page, `${server.url}${path}`, ready);
 
 const wrappedTexts = (selector: string) => wrappedTextsOn(page, selector);
