@@ -34,12 +34,18 @@ export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 /**
  * A new DATA_DIR holding a copy of an embedded database that is migrated and has its first super
  * admin: creating one from nothing (PGlite's initdb) takes many seconds, copying one does not.
- * The template is made once per build of the server (whose first start writes it) and reused by
- * every later test.
+ * The template is made once per migration set and build of the server (whose first start writes
+ * it) and reused by every later test.
  */
 export async function embeddedDataDir(): Promise<string> {
   const key = createHash('sha256');
-  // The bundle holds the migrations and what a first start writes beside them.
+  // What a first start writes: the migrations (read from server/migrations at run time) and the
+  // bundle's own first-start work beside them.
+  const migrations = path.join(ROOT, 'server/migrations');
+  for (const file of fs.readdirSync(migrations, { recursive: true }).map(String).sort()) {
+    const full = path.join(migrations, file);
+    if (fs.statSync(full).isFile()) key.update(file).update(fs.readFileSync(full));
+  }
   key.update(fs.readFileSync(BUNDLE));
   key.update(ADMIN_LOGIN).update(ADMIN_PASSWORD);
   const template = path.join(os.tmpdir(), `cs-live-template-${key.digest('hex').slice(0, 16)}`);
