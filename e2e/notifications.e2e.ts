@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { axeViolations, focused, pageOverflow, visit } from './page-checks';
+import { axeViolations, focused, focusInDialog, pageOverflow, visit } from './page-checks';
 import type { ApiClient, RunningServer } from './support';
 import { browserSuite, button, type Saved } from './suite';
 
@@ -120,6 +120,7 @@ describe('通知 in a real browser', () => {
     expect(await focused(page)).toMatchObject({ name: expect.stringContaining('新建通知'), visible: true, ring: true });
     await page.keyboard.press('Enter');
     await page.getByRole('dialog', { name: '新建通知' }).waitFor();
+    await focusInDialog(page);
     for (let i = 0; i < 30; i++) {
       await page.keyboard.press('Tab');
       if ((await focused(page))?.name.includes('取')) break;

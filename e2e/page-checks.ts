@@ -4,7 +4,7 @@
  * accessibility violations, and what the keyboard's focus is on.
  */
 import path from 'node:path';
-import type { Page, Request } from 'playwright-core';
+import type { Locator, Page, Request } from 'playwright-core';
 
 // Streams a page keeps open for as long as it is shown (审核台's live events, in the menu's badge):
 // Playwright's 'networkidle' never comes while one is open, so they are left out of "settled".
@@ -203,6 +203,21 @@ export function focused(page: Page): Promise<Focused | null> {
       popup: element.closest('[role="tooltip"]') !== null,
     };
   });
+}
+
+/**
+ * Waits until the open modal holds the focus. antd's Modal takes it once its opening animation has
+ * run, so a control focused inside it before then loses the focus again, and a key pressed then
+ * goes to the modal's frame instead.
+ */
+export function focusInDialog(page: Page): Promise<unknown> {
+  return page.waitForFunction(() => document.activeElement?.closest('.ant-modal') !== null);
+}
+
+/** Focuses `target` and waits until it holds the focus, so that the next key press is its own. */
+export async function focusOn(target: Locator): Promise<void> {
+  await target.focus();
+  await target.page().waitForFunction((element) => element === document.activeElement, await target.elementHandle());
 }
 
 /** With E2E_SCREENSHOTS=<folder>, a full-page picture of `page` as `<name>.png` there; nothing otherwise. */

@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { ADMIN_LOGIN, ADMIN_PASSWORD, CAPTCHA, signIn, expectMessage, type RunningServer, type ApiClient } from './support';
 import { browserSuite, button, type Saved } from './suite';
-import { pageOverflow } from './page-checks';
+import { focusInDialog, focusOn, pageOverflow } from './page-checks';
 import { sitePage } from './site-page';
 
 /**
@@ -145,9 +145,13 @@ describe('the community site on this server', () => {
     const dialog = page.getByRole('dialog');
     const end = button(dialog, '结束会话');
     await end.waitFor();
-    await end.focus();
+    // The modal takes the focus once it has opened: focusing the button before then would lose it.
+    await focusInDialog(page);
+    await focusOn(end);
     await page.keyboard.press('Enter');
-    await page.locator('.ant-popconfirm:visible .ant-btn-primary').last().focus();
+    const confirm = page.locator('.ant-popconfirm:visible .ant-btn-primary').last();
+    await confirm.waitFor();
+    await focusOn(confirm);
     await page.keyboard.press('Enter');
     await expectMessage(page, '已结束该用户的全部会话');
     await dialog.getByText('没有登录中的会话').waitFor();

@@ -1,5 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
-import { axeViolations, type Focused, focused, screenshot, settledPageOverflow, visit } from './page-checks';
+import { axeViolations, type Focused, focused, focusInDialog, screenshot, settledPageOverflow, visit } from './page-checks';
 import { ADMIN_LOGIN, ADMIN_PASSWORD, type ApiClient, expectMessage, type RunningServer, signIn } from './support';
 import { browserSuite, button, eventually, type Saved } from './suite';
 
@@ -97,9 +97,6 @@ const unseen = (stops: Focused[], dialogTitle?: string) =>
     .filter((stop) => !(dialogTitle && stop.name.startsWith(`DIV ${dialogTitle}`)))
     .filter((stop) => !stop.visible || !stop.ring)
     .map((stop) => stop.name);
-
-/** Waits until the open modal holds the focus (it takes it once its animation has run). */
-const focusInDialog = (target: Page) => target.waitForFunction(() => document.activeElement?.closest('.ant-modal') !== null);
 
 const nickname = (target: Page) => target.getByLabel('用户昵称');
 
