@@ -3,7 +3,7 @@ import { and, eq, getTableColumns, ilike, sql, type Placeholder, type SQL } from
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { DEFAULT_PAGE_SIZE, FIRST_PAGE, SEARCH_EXACT_COUNT_UP_TO, type Page } from '#contract/paging';
 import { likePattern } from '../lib/filters';
-import type { PageRequest } from '../lib/paging';
+import { type PageRequest, pageOf } from '../lib/paging';
 import { queryRows, type Db } from './client';
 import { layersOf, layersTag } from './layers';
 import { BUCKET_ANCHOR_FROM, bucketKey, keptTotal, pageIdsByBuckets, type CountKey, type CountedList } from './list-counts';
@@ -367,7 +367,7 @@ export async function paginate<T>(
   // The rows keep their `total` rather than being copied without it: every list's service maps
   // its rows into the contract's shape field by field, and the response schema writes only what
   // it declares.
-  const page = { currentPage: current, eachPage: pageSize, count, totalPage: Math.ceil(count / pageSize), data: found };
+  const page = pageOf(found, count, { current, pageSize });
   return total < 0 ? { ...page, countEstimated: true } : page;
 }
 

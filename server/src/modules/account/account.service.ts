@@ -19,6 +19,7 @@ import { TRUST_MESSAGES, type ReauthBody, type ReauthResult } from '#contract/ve
 import { counters } from '../../lib/counters';
 import { AUDIT_ACTIONS, SECURITY_SETTINGS_ID } from '#contract/audit';
 import { DEFAULT_PAGE_SIZE, FIRST_PAGE, type Page } from '#contract/paging';
+import { pageOf } from '../../lib/paging';
 import type { Db } from '../../db/client';
 import { admins as adminsTable } from '../../db/schema';
 import { writeTransaction } from '../../db/write-lock';
@@ -323,20 +324,15 @@ export function createAccountService(deps: {
       const current = query.current ?? FIRST_PAGE;
       const pageSize = query.pageSize ?? DEFAULT_PAGE_SIZE;
       const { total, rows } = await repo.loginPage(me.id, now() - LOGIN_HISTORY_MS, (current - 1) * pageSize, pageSize);
-      return {
-        currentPage: current,
-        eachPage: pageSize,
-        count: total,
-        totalPage: Math.ceil(total / pageSize),
-        data: rows.map((row) => ({
-          id: row.id,
-          at: row.at,
-          ip: row.ip,
-          browser: describeBrowser(row.userAgent),
-          succeeded: row.succeeded,
-          result: row.result,
-        })),
-      };
+      const data = rows.map((row) => ({
+        id: row.id,
+        at: row.at,
+        ip: row.ip,
+        browser: describeBrowser(row.userAgent),
+        succeeded: row.succeeded,
+        result: row.result,
+      }));
+      return pageOf(data, total, { current, pageSize });
     },
 
     async securitySettings(): Promise<SecuritySettings> {

@@ -32,6 +32,7 @@ import type { UserService } from '../user/user.service';
 import type { TrashService } from '../trash/trash.service';
 import { creditApproved, debitHeldAgain } from '../site/comment-credit';
 import { authorFiles } from './author-file';
+import { pageOf } from '../../lib/paging';
 
 /** One waiting item before its author's file is added. */
 interface Waiting {
@@ -318,7 +319,7 @@ export function createReviewService(deps: {
         const { authorId: _, ...item } = w;
         return [{ ...item, content: sanitizeHtml(w.content), author } satisfies ReviewItem];
       });
-      return { currentPage: current, eachPage: pageSize, count, totalPage: Math.ceil(count / pageSize), data };
+      return pageOf(data, count, { current, pageSize });
     },
 
     /** The author's file of one member; null when there is no such member. */

@@ -39,7 +39,7 @@ import { DEFAULT_AVATAR, DEFAULT_USER_NICKNAME, DEFAULT_USER_POINTS } from '../.
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { requiredHtml } from '../../lib/html';
 import { newId } from '../../lib/ids';
-import type { PageRequest } from '../../lib/paging';
+import { type PageRequest, pageOf } from '../../lib/paging';
 import { checkUserPassword, hashPassword, verifyAgainstNothing, verifyLegacyMd5, verifyPassword } from '../../lib/passwords';
 import { randomInt } from 'node:crypto';
 import type { AuthRepository } from '../auth/auth.repository';
@@ -580,20 +580,15 @@ export function createSiteService(deps: {
           .limit(pageSize)
           .offset((current - 1) * pageSize),
       ]);
-      return {
-        currentPage: current,
-        eachPage: pageSize,
-        count: n,
-        totalPage: Math.ceil(n / pageSize),
-        data: rows.map((row) => ({
-          _id: String(row.id),
-          delta: row.delta,
-          reason: row.reason,
-          refId: row.refId,
-          balance: row.balance,
-          at: row.at,
-        })),
-      };
+      const data = rows.map((row) => ({
+        _id: String(row.id),
+        delta: row.delta,
+        reason: row.reason,
+        refId: row.refId,
+        balance: row.balance,
+        at: row.at,
+      }));
+      return pageOf(data, n, { current, pageSize });
     },
   };
 }

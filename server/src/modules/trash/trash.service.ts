@@ -9,6 +9,7 @@ import { startJob, type Job } from '../../lib/jobs';
 import type { Actor, Audit } from '../audit/audit';
 import { RESTORE_ORDER } from '../../db/entities';
 import type { TrashLocks, TrashRepository, TrashRow } from './trash.repository';
+import { pageOf } from '../../lib/paging';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -95,13 +96,7 @@ export function createTrashService(deps: { db: Db; trash: TrashRepository; audit
     async list({ current, pageSize, entity }: TrashListQuery): Promise<Page<TrashEntry>> {
       const page = { current: current ?? FIRST_PAGE, pageSize: pageSize ?? DEFAULT_PAGE_SIZE };
       const { rows, total } = await trash.list({ entity: entity || undefined }, page);
-      return {
-        currentPage: page.current,
-        eachPage: page.pageSize,
-        count: total,
-        totalPage: Math.ceil(total / page.pageSize),
-        data: rows.map(toEntry),
-      };
+      return pageOf(rows.map(toEntry), total, page);
     },
 
     restoreIn,
