@@ -33,6 +33,32 @@ export interface AuditInput {
 }
 
 /**
+ * The entries of records a delete path sent to the recycle bin, one per record, `trashIds[i]`
+ * being the bin entry of `records[i]`. A rejection (审核台, `reason` given) keeps its reason and
+ * its bin entry, which 撤销 brings back.
+ */
+export function removalEntries(
+  entity: AuditEntity,
+  action: AuditAction,
+  records: ReadonlyArray<{ id: string; title: string }>,
+  trashIds: readonly string[],
+  reason?: string,
+): AuditInput[] {
+  return records.map(({ id, title }, i) => ({
+    action,
+    entity,
+    entityId: id,
+    title,
+    ...(reason !== undefined && {
+      changes: [
+        { field: 'reason', after: reason },
+        { field: 'trash', after: trashIds[i] },
+      ],
+    }),
+  }));
+}
+
+/**
  * What a revert asks of the update it goes through: record the write as 恢复, and only if each
  * field still holds the value the reverted entry left in it (checked under the write's locks).
  */

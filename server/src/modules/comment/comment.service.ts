@@ -15,7 +15,7 @@ import { plainTitle, requiredHtml } from '../../lib/html';
 import { recordHold, screenAdminWrite } from '../moderation/moderation';
 import { newId } from '../../lib/ids';
 import { mapPage, type PageRequest } from '../../lib/paging';
-import type { Actor, Audit } from '../audit/audit';
+import { type Actor, type Audit, removalEntries } from '../audit/audit';
 import { lockRow, lockRows, uniqueIds } from '../../db/rows';
 import type { TrashBin } from '../trash/trash.service';
 import type { UserRepository } from '../user/user.repository';
@@ -87,23 +87,8 @@ export function createCommentService(deps: {
       // A held comment was never counted on its parent.
       if (removed && parentId && !removed.held) await comments.countOnParent(removed.issueId ? 1 : 2, parentId, -1, tx);
     }
-    // A rejection (审核台) keeps its reason and its bin entry, which 撤销 brings back.
-    return audit.record(
-      tx,
-      actor,
-      rows.map((row, i) => ({
-        action,
-        entity: 'comment' as const,
-        entityId: row.id,
-        title: plainTitle(row.commentContent),
-        ...(reason !== undefined && {
-          changes: [
-            { field: 'reason', after: reason },
-            { field: 'trash', after: binned[i] },
-          ],
-        }),
-      })),
-    );
+    const records = rows.map((row) => ({ id: row.id, title: plainTitle(row.commentContent) }));
+    return audit.record(tx, actor, removalEntries('comment', action, records, binned, reason));
   }
 
   return {

@@ -14,7 +14,7 @@ import { requiredHtml } from '../../lib/html';
 import { recordHold, screenAdminWrite } from '../moderation/moderation';
 import { newId } from '../../lib/ids';
 import { mapPage } from '../../lib/paging';
-import { checkGuard, checkVersion, diff, missingRecord, type Actor, type Audit, type RevertGuard } from '../audit/audit';
+import { checkGuard, checkVersion, diff, missingRecord, type Actor, type Audit, type RevertGuard, removalEntries } from '../audit/audit';
 import { lockRow, lockRows, uniqueIds } from '../../db/rows';
 import type { CommentRepository } from '../comment/comment.repository';
 import type { TrashBin } from '../trash/trash.service';
@@ -80,23 +80,8 @@ export function createIssueService(deps: {
       await comments.deleteUnder(1, id, tx);
       await issues.delete(id, tx);
     }
-    // A rejection (审核台) keeps its reason and its bin entry, which 撤销 brings back.
-    return audit.record(
-      tx,
-      actor,
-      rows.map((row, i) => ({
-        action,
-        entity: 'issue' as const,
-        entityId: row.id,
-        title: row.issueTitle,
-        ...(reason !== undefined && {
-          changes: [
-            { field: 'reason', after: reason },
-            { field: 'trash', after: binned[i] },
-          ],
-        }),
-      })),
-    );
+    const records = rows.map((row) => ({ id: row.id, title: row.issueTitle }));
+    return audit.record(tx, actor, removalEntries('issue', action, records, binned, reason));
   }
 
   /** Only the status changed: the log says 审核通过 or 取消审核 rather than 修改. */

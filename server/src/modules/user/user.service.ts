@@ -14,7 +14,7 @@ import { newId } from '../../lib/ids';
 import { mapPage } from '../../lib/paging';
 import { checkUserPassword, hashPassword, randomPassword } from '../../lib/passwords';
 import { recordHold, screenAdminWrite } from '../moderation/moderation';
-import { checkGuard, checkVersion, diff, missingRecord, type Actor, type Audit, type RevertGuard } from '../audit/audit';
+import { checkGuard, checkVersion, diff, missingRecord, type Actor, type Audit, type RevertGuard, removalEntries } from '../audit/audit';
 import { lockRow, lockRows, uniqueIds } from '../../db/rows';
 import type { CommentRepository } from '../comment/comment.repository';
 import type { IssueRepository } from '../issue/issue.repository';
@@ -88,23 +88,8 @@ export function createUserService(deps: {
       await comments.recount(commentedOn, tx);
       await users.delete(id, tx);
     }
-    // A rejection (审核台) keeps its reason and its bin entry, which 撤销 brings back.
-    return audit.record(
-      tx,
-      actor,
-      rows.map((row, i) => ({
-        action,
-        entity: 'user' as const,
-        entityId: row.id,
-        title: row.loginId,
-        ...(reason !== undefined && {
-          changes: [
-            { field: 'reason', after: reason },
-            { field: 'trash', after: binned[i] },
-          ],
-        }),
-      })),
-    );
+    const records = rows.map((row) => ({ id: row.id, title: row.loginId }));
+    return audit.record(tx, actor, removalEntries('user', action, records, binned, reason));
   }
 
   /** Only enabled changed: the log says 启用 or 禁用 rather than 修改. */
