@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import type { Locator, Page, Request } from 'playwright-core';
+import { eventually } from './suite';
 
 // Streams a page keeps open for as long as it is shown (审核台's live events, in the menu's badge):
 // Playwright's 'networkidle' never comes while one is open, so they are left out of "settled".
@@ -217,7 +218,7 @@ export function focusInDialog(page: Page): Promise<unknown> {
 /** Focuses `target` and waits until it holds the focus, so that the next key press is its own. */
 export async function focusOn(target: Locator): Promise<void> {
   await target.focus();
-  await target.page().waitForFunction((element) => element === document.activeElement, await target.elementHandle());
+  await eventually(() => target.evaluate((element) => element === document.activeElement), true);
 }
 
 /** With E2E_SCREENSHOTS=<folder>, a full-page picture of `page` as `<name>.png` there; nothing otherwise. */
