@@ -74,9 +74,14 @@ export default function Review() {
   const visible = useMemo(() => items.filter((item) => !skipped.has(keyOf(item))), [items, skipped]);
   const current = visible[Math.min(index, Math.max(visible.length - 1, 0))];
 
+  // Each load and each decision takes a number: a load answers only if nothing came after it, so
+  // that a reload started before a decision cannot bring the decided items back.
+  const loads = useRef(0);
   const load = useCallback(async () => {
+    const mine = ++loads.current;
     try {
       const page = await listReview({ current: 1, pageSize: PAGE_SIZE, kind });
+      if (mine !== loads.current) return;
       setItems(page.data);
       setCount(page.count);
     } catch (error) {
@@ -148,15 +153,22 @@ export default function Review() {
       message.success(text);
       setAnnouncement(text);
       setSelected(new Set());
-      await load();
+      // The decided items leave the queue at once, so that the next key acts on what is left
+      // rather than waiting for (or being lost during) the reload, which brings others' changes.
+      const decided = new Set(targets.map(keyOf));
+      loads.current++;
+      setItems((before) => before.filter((item) => !decided.has(keyOf(item))));
+      setCount((before) => Math.max(0, before - result.done));
     } catch (error) {
-      // A 409 says who decided what first; the list shows what is left.
+      // A 409 says who decided what first; the keys wait until the list shows what is left.
       alreadyShown(error);
       await load();
+      return;
     } finally {
       busy.current = false;
       listRef.current?.focus();
     }
+    await load();
   };
 
   const undoLast = async () => {
