@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { pageOverflow, screenshot } from './page-checks';
 import type { ApiClient, RunningServer } from './support';
-import { browserSuite, eventually, type Saved } from './suite';
+import { browserSuite, button, eventually, type Saved } from './suite';
 
 /*
  * The 审核台 (issue 25) in a real browser: a queue of 20 questions awaiting approval cleared from
@@ -53,7 +53,12 @@ describe('审核台', () => {
       await page.goto(`${server.url}/review`);
       await page.getByText('待审 3 项', { exact: true }).waitFor();
       await page.getByRole('listbox', { name: '审核队列' }).waitFor();
+      // With items waiting, 通过 and 拒绝 act on the one with the focus.
+      expect(await button(page, '通过').isEnabled()).toBe(true);
+      expect(await button(page, '拒绝').isEnabled()).toBe(true);
       expect(await pageOverflow(page)).toBe(0);
+      // The buttons fade in from the first, empty render's disabled look: shot once it has run.
+      await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== 'running'));
       await screenshot(page, `review-${width}`);
       if (width >= 1280) {
         // The menu's count sits on its entry's line, after the title (not pushed below it).
