@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { and, eq, getTableColumns, ilike, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, eq, getTableColumns, ilike, like, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { DEFAULT_PAGE_SIZE, FIRST_PAGE, SEARCH_EXACT_COUNT_UP_TO, type Page } from '#contract/paging';
 import { likePattern } from '../lib/filters';
@@ -88,11 +88,36 @@ export function gramIsMatch(term: string): boolean {
   return length <= 3 && [...term.toLowerCase()].length === length;
 }
 
-/** Which filters a call gives, and which of its text filters are found by their gram alone. */
+/**
+ * Characters that no character becomes by lower-casing, other than themselves, in any locale
+ * (libc or ICU, Turkish included): ASCII but its letters; the CJK ideographs, kana, Hangul
+ * syllables and CJK punctuation; the full-width forms but their letters.
+ */
+const NO_CASE =
+  /^[\x20-\x40\x5B-\x60\x7B-\x7E\u3000-\u30FF\u3400-\u4DBF\u4E00-\u9FFF\uAC00-\uD7AF\uF900-\uFAFF\uFF01-\uFF20\uFF3B-\uFF40\uFF5B-\uFF65\u{20000}-\u{2FA1F}]+$/u;
+
+/**
+ * Whether a term has no letter case: then a text holds it exactly when its lower case does, and
+ * LIKE finds what ILIKE would without lower-casing every text it tests (ILIKE's pass was half of
+ * a common Chinese term's deep page; docs/decisions/0007). The property test of search.test.ts
+ * holds LIKE to ILIKE for these terms.
+ */
+export function termHasNoCase(term: string): boolean {
+  return NO_CASE.test(term);
+}
+
+/**
+ * Which filters a call gives, which of its text filters are found by their gram alone, and which
+ * are matched with LIKE (their term has no case).
+ */
 interface Shape<F extends string> {
   names: F[];
   gramIsMatch: Set<F>;
+  noCase: Set<F>;
 }
+
+/** How a shape's text filters are matched (see Shape). */
+type TextMatches = Pick<Shape<string>, 'gramIsMatch' | 'noCase'>;
 
 /**
  * PostgreSQL keeps the first 63 bytes of a prepared statement's name (NAMEDATALEN - 1): two longer
@@ -107,11 +132,11 @@ export function statementName(name: string): string {
 }
 
 /** A statement per shape: its name. */
-const shapeKey = <F extends string>({ names, gramIsMatch }: Shape<F>) =>
-  names.map((name) => (gramIsMatch.has(name) ? `${name}Gram` : name)).join('_') || 'all';
+const shapeKey = <F extends string>({ names, gramIsMatch, noCase }: Shape<F>) =>
+  names.map((name) => `${name}${gramIsMatch.has(name) ? 'Gram' : ''}${noCase.has(name) ? 'Like' : ''}`).join('_') || 'all';
 
-/** For statements of exact filters only: no text filter found by its gram alone. */
-const NO_GRAM_MATCHES: ReadonlySet<string> = new Set();
+/** For statements of exact filters only: no text filter. */
+const EXACT_ONLY: TextMatches = { gramIsMatch: new Set(), noCase: new Set() };
 
 /**
  * ORDER BY for "newest first": the date column, then the id, both descending. The lists' indexes
@@ -399,14 +424,15 @@ export function defineList<F extends string, R extends { total: number }>(
    * two: its ILIKE pattern under its own name and the bare term under `<name>Term`, which the gram
    * index is asked for (search_term_grams).
    */
-  function listSql(values: Record<string, FilterValue | Placeholder>, gramIsMatch: ReadonlySet<string>) {
+  function listSql(values: Record<string, FilterValue | Placeholder>, { gramIsMatch, noCase }: TextMatches) {
     const given = filters.filter(([name]) => values[name] !== undefined);
     const match = (indexed: boolean) =>
       and(
         ...given.map(([name, filter]) => {
           if (filter.kind === 'exact') return eq(filter.column, values[name]);
-          const contains = ilike(filter.column, values[name] as string);
-          if (!indexed || !layers.search) return contains;
+          if (!layers.search) return ilike(filter.column, values[name] as string);
+          const contains = (noCase.has(name) ? like : ilike)(filter.column, values[name] as string);
+          if (!indexed) return contains;
           const grams = sql`search_grams(${filter.column}) @> search_term_grams(${values[termKey(name)]})`;
           // A short term's gram is the match itself: ILIKE would only test every match again
           // (half the time of reading a common term's every match).
@@ -438,7 +464,7 @@ export function defineList<F extends string, R extends { total: number }>(
     const key = shapeKey(shape);
     let statement = statements.get(key);
     if (!statement) {
-      const { where, total, search } = listSql(placeholdersFor(shape.names), shape.gramIsMatch);
+      const { where, total, search } = listSql(placeholdersFor(shape.names), shape);
       const source = search
         ? searchPageSource(db, search)
         : pageSource(db, { table: definition.table, date: definition.date, id: definition.id, where, total });
@@ -459,7 +485,7 @@ export function defineList<F extends string, R extends { total: number }>(
     const key = given.join('_') || 'all';
     let statement = deeps.get(key);
     if (!statement) {
-      const { where, total } = listSql(placeholdersFor(given), NO_GRAM_MATCHES);
+      const { where, total } = listSql(placeholdersFor(given), EXACT_ONLY);
       const pageIds = pageIdsByBuckets({
         list: definition.counted,
         key: sql.placeholder('bucketKey'),
@@ -496,7 +522,7 @@ export function defineList<F extends string, R extends { total: number }>(
    */
   function filterValues(given: ListValues<F>): { values: Record<string, FilterValue>; shape: Shape<F> } {
     const values: Record<string, FilterValue> = {};
-    const shape: Shape<F> = { names: [], gramIsMatch: new Set() };
+    const shape: Shape<F> = { names: [], gramIsMatch: new Set(), noCase: new Set() };
     for (const [name, filter] of filters) {
       const value = given[name];
       if (value === undefined || value === '') continue;
@@ -505,6 +531,7 @@ export function defineList<F extends string, R extends { total: number }>(
         values[name] = likePattern(String(value));
         values[termKey(name)] = String(value);
         if (gramIsMatch(String(value))) shape.gramIsMatch.add(name);
+        if (termHasNoCase(String(value))) shape.noCase.add(name);
       } else {
         values[name] = value;
       }
@@ -526,7 +553,7 @@ export function defineList<F extends string, R extends { total: number }>(
    */
   type ScanMode = 'plain' | 'indexed' | 'walk';
   async function scanMode(values: Record<string, FilterValue>, shape: Shape<F>): Promise<ScanMode> {
-    const { where, search } = listSql(values, shape.gramIsMatch);
+    const { where, search } = listSql(values, shape);
     if (!search) return 'plain';
     const [row] = await queryRows<{ n: number }>(
       db,
@@ -541,7 +568,7 @@ export function defineList<F extends string, R extends { total: number }>(
     const key = `${shapeKey(shape)}_${mode}_${after ? 'next' : 'first'}_${batchSize}`;
     let statement = scans.get(key);
     if (!statement) {
-      const { where, search } = listSql(placeholdersFor(shape.names), shape.gramIsMatch);
+      const { where, search } = listSql(placeholdersFor(shape.names), shape);
       const cursorOn = (date: SQL | PgColumn, id: SQL | PgColumn) =>
         after ? sql`(${date}, ${id}) < (${sql.placeholder('date')}, ${sql.placeholder('id')})` : sql`true`;
       // A literal, not a parameter: PostgreSQL's generic plan guesses 10% of the table for a
@@ -594,7 +621,7 @@ export function defineList<F extends string, R extends { total: number }>(
           // Past the end of a search, its matches are counted exactly: a page past an estimate
           // is a far page, which has just read every match to sort them anyway, and the pager
           // then shows where the last page really is instead of the estimate that led past it.
-          const { where, total, search } = listSql(values, shape.gramIsMatch);
+          const { where, total, search } = listSql(values, shape);
           const [row] = await queryRows<{ n: number }>(db, sql`select ${search ? countedTotal(definition.table, where) : total} as n`);
           return Number(row.n);
         },

@@ -5,7 +5,7 @@ import { bearer, createTestContext, type TestContext } from '../../test/harness'
 import { likePattern } from '../lib/filters';
 import { queryRows } from './client';
 import { configuredLayers } from './configured';
-import { gramIsMatch, roundEstimate } from './list';
+import { gramIsMatch, roundEstimate, termHasNoCase } from './list';
 
 let t: TestContext;
 let root: string;
@@ -50,6 +50,48 @@ describe('search_grams and search_term_grams (migration 0008)', () => {
           if (row.hit) expect(row).toMatchObject({ indexed: true });
           if (row.short) expect(row).toMatchObject({ indexed: row.hit });
         }
+      }),
+      { numRuns: 30 },
+    );
+  });
+
+  it('match a term that has no case with LIKE exactly where ILIKE matches it', async () => {
+    // Cased letters whose lower case is another length or leaves ASCII (İ, the Kelvin sign K,
+    // full-width Ａ), beside the caseless kinds termHasNoCase lets through.
+    const char = fc.constantFrom(
+      'a',
+      'A',
+      'İ',
+      'i',
+      'K',
+      'k',
+      'Σ',
+      'ß',
+      'Ａ',
+      'ａ',
+      '张',
+      '伟',
+      'の',
+      '한',
+      '，',
+      '１',
+      '1',
+      ' ',
+      '%',
+      '_',
+      '\\',
+      '@',
+    );
+    const text = fc.array(char, { maxLength: 12 }).map((c) => c.join(''));
+    const term = fc.array(char, { minLength: 1, maxLength: 4 }).map((c) => c.join(''));
+    expect(['张伟', '１，%', 'の한 1', '张a', 'Ａ', 'K', '\t'].map(termHasNoCase)).toEqual([true, true, true, false, false, false, false]);
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(text, term), { minLength: 1, maxLength: 200 }), async (pairs) => {
+        const found = await rows<{ ilike: boolean; like: boolean; text: string; term: string }>(sql`
+          select p.text, p.term, p.text ilike p.pattern as ilike, p.text like p.pattern as like
+          from (select e->>0 as text, e->>1 as term, e->>2 as pattern
+                from jsonb_array_elements(${JSON.stringify(pairs.map(([x, y]) => [x, y, likePattern(y)]))}::jsonb) e) p`);
+        for (const row of found) if (termHasNoCase(row.term)) expect(row).toMatchObject({ like: row.ilike });
       }),
       { numRuns: 30 },
     );
