@@ -1,7 +1,7 @@
-import { and, count, eq, getTableColumns, gte, ilike, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, getTableColumns, gte, ilike, inArray, like, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { Page } from '#contract/paging';
 import type { Db } from '../../db/client';
-import { gramIsMatch, nearestEndPage, newestFirst, paginate } from '../../db/list';
+import { gramIsMatch, nearestEndPage, termHasNoCase, newestFirst, paginate } from '../../db/list';
 import { ENTITIES, type EntityName, type Naming } from '../../db/entities';
 import { auditLog } from '../../db/schema';
 import { likePattern } from '../../lib/filters';
@@ -45,8 +45,9 @@ function whereOf(filter: AuditFilter): SQL | undefined {
   if (record && ID.test(record.toLowerCase())) conditions.push(eq(auditLog.entityId, record.toLowerCase()));
   else if (record) {
     conditions.push(sql`search_grams(${auditLog.title}) @> search_term_grams(${record})`);
-    // A term of up to three characters is its own gram: the index's match is the answer.
-    if (!gramIsMatch(record)) conditions.push(ilike(auditLog.title, likePattern(record)));
+    // A term of up to three characters is its own gram: the index's match is the answer. One with
+    // no letter case is matched without lower-casing every title (termHasNoCase).
+    if (!gramIsMatch(record)) conditions.push((termHasNoCase(record) ? like : ilike)(auditLog.title, likePattern(record)));
   }
   return and(...conditions);
 }

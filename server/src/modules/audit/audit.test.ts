@@ -1056,6 +1056,8 @@ describe('what happened to this record', () => {
     // One Chinese character is a search too; `%` is taken literally.
     expect((await call('GET', `/api/audit?record=${encodeURIComponent('二')}&entity=book`)).json().data.data).toHaveLength(1);
     expect((await call('GET', `/api/audit?record=${encodeURIComponent('%')}`)).json().data.count).toBe(0);
+    // A longer term with no letter case (matched with LIKE), full-width brackets included.
+    expect((await call('GET', `/api/audit?record=${encodeURIComponent('之书（二）')}`)).json().data.count).toBe(1);
     // Combined with the other filters, and a normal admin's own entries only.
     expect((await call('GET', `/api/audit?record=zebra&entity=book`)).json().data.count).toBe(1);
     expect((await call('GET', `/api/audit?record=zebra`, undefined, normal.token)).json().data.count).toBe(0);
