@@ -7,7 +7,10 @@
 export const LAYERS = [
   /** PGlite: statements prepared once and run with one round trip (pglite-statements.ts). */
   'statements',
-  /** Text filters through the gram indexes, counted exactly up to a cap, then estimated (list.ts). */
+  /**
+   * Text filters through the gram indexes, counted exactly up to a cap, then estimated; a term
+   * with no letter case tested with LIKE instead of ILIKE (list.ts).
+   */
   'search',
   /** Totals of lists from the counts the triggers keep (list_counts). */
   'counts',

@@ -421,8 +421,8 @@ export function defineList<F extends string, R extends { total: number }>(
 
   /**
    * The filters and the total, with these values or with placeholders for them. A text filter has
-   * two: its ILIKE pattern under its own name and the bare term under `<name>Term`, which the gram
-   * index is asked for (search_term_grams).
+   * two: its LIKE pattern (for ILIKE, or LIKE when the term has no case) under its own name and the
+   * bare term under `<name>Term`, which the gram index is asked for (search_term_grams).
    */
   function listSql(values: Record<string, FilterValue | Placeholder>, { gramIsMatch, noCase }: TextMatches) {
     const given = filters.filter(([name]) => values[name] !== undefined);
