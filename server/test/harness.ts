@@ -116,8 +116,11 @@ export interface TestContext {
   signUpMember(loginId: string, extra?: { ip?: string; nickname?: string }): Promise<{ id: string; token: string }>;
   /** A fresh proof of identity for the token's session (POST /api/admin/me/reauth); fails the test if refused. */
   prove(token: string, password: string): Promise<void>;
-  /** How many SQL statements `run` sent (the token check of a request included). */
-  countQueries(run: () => Promise<unknown>): Promise<number>;
+  /**
+   * How many SQL statements were sent while `run` ran (the token check of a request included),
+   * or only those whose text `which` accepts (a listening app's background jobs send theirs too).
+   */
+  countQueries(run: () => Promise<unknown>, which?: (statement: string) => boolean): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -129,10 +132,10 @@ export async function createTestContext(
   env: Record<string, string> = {},
   { layers = configuredLayers(), timeouts = DEFAULT_TIMEOUTS }: { layers?: Layers; timeouts?: typeof DEFAULT_TIMEOUTS } = {},
 ): Promise<TestContext> {
-  let queries = 0;
+  const counters = new Set<(statement: string) => void>();
   const { database, drop } = await freshDatabase(
-    () => {
-      queries++;
+    (statement) => {
+      for (const count of counters) count(statement);
     },
     layers,
     timeouts,
@@ -233,10 +236,18 @@ export async function createTestContext(
     rootToken,
     createAdmin,
     prove,
-    async countQueries(run) {
-      const before = queries;
-      await run();
-      return queries - before;
+    async countQueries(run, which = () => true) {
+      let sent = 0;
+      const count = (statement: string) => {
+        if (which(statement)) sent++;
+      };
+      counters.add(count);
+      try {
+        await run();
+      } finally {
+        counters.delete(count);
+      }
+      return sent;
     },
     async close() {
       await app.close();
