@@ -87,6 +87,10 @@ function balancer(ports: number[]) {
     });
     request.pipe(upstream);
   });
+  // The load's agent keeps its idle sockets with no time limit (Node's agent heeds a server's
+  // Keep-Alive hint only under a timeout of its own), so the 5 s default here would close one just
+  // as the load reuses it: a reset between the test's own two ends (Node's request.reusedSocket).
+  server.keepAliveTimeout = 120_000;
   return {
     ready,
     async listen(): Promise<string> {

@@ -215,6 +215,8 @@ onPostgres('on PostgreSQL, another process', () => {
     };
     listener.on('notification', onNotification);
     const announces = async (statement: string, values: unknown[]) => {
+      // What earlier writes announced (the test before's, on a slow machine) arrives before this round trip ends.
+      await listener.query('select 1');
       heard.length = 0;
       await other.query(statement, values);
       // A round trip on the listening connection: what was committed before has been delivered.
