@@ -90,7 +90,7 @@ export async function expectMessage(page: Page, text: string) {
 export async function recordMessages(page: Page): Promise<string[]> {
   const seen: string[] = [];
   await page.exposeFunction('__e2eMessage', (text: string) => seen.push(text));
-  await page.addInitScript(() => {
+  const observe = () => {
     const report = (window as unknown as { __e2eMessage: (text: string) => void }).__e2eMessage;
     new MutationObserver(() => {
       document.querySelectorAll('.ant-message-notice').forEach((notice) => {
@@ -100,7 +100,10 @@ export async function recordMessages(page: Page): Promise<string[]> {
         report(element.textContent ?? '');
       });
     }).observe(document, { childList: true, subtree: true });
-  });
+  };
+  // Every document the page loads from now on, and the one it shows now.
+  await page.addInitScript(observe);
+  await page.evaluate(observe);
   return seen;
 }
 
