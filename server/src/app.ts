@@ -339,7 +339,7 @@ export async function buildApp({ config, database, logging = silentLogging(), no
   await app.register(memberAdminRoutes, { prefix: '/api/user', site, members });
   await app.register(siteRoutes, { prefix: '/api', site });
   await app.register(memberFileRoutes, { prefix: '/api/user', sanctions, notes, fileOf: review.fileOf });
-  await app.register(reviewRoutes, { prefix: '/api/review', review, hub: reviewHub });
+  await app.register(reviewRoutes, { prefix: '/api/review', review, hub: reviewHub, auth });
   await app.register(bookRoutes, { prefix: '/api/book', books });
   await app.register(interviewRoutes, { prefix: '/api/interview', interviews });
   await app.register(issueRoutes, { prefix: '/api/issue', issues });

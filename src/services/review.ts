@@ -1,3 +1,4 @@
+import type { ErrorCode } from '#contract/envelope';
 import type { Page } from '#contract/paging';
 import type {
   AuthorFile,
@@ -12,7 +13,7 @@ import type {
   Sanction,
   UserNote,
 } from '#contract/review';
-import { getToken } from '@/utils/session';
+import { expireSession, getToken } from '@/utils/session';
 import { api } from './api';
 
 export function listReview(query: { current?: number; pageSize?: number; kind?: ReviewKind | '' }): Promise<Page<ReviewItem>> {
@@ -92,6 +93,13 @@ function startStream() {
           headers: token ? { authorization: `Bearer ${token}` } : {},
           signal: controller.signal,
         });
+        if (response.status === 401) {
+          // The session ended (here the server ends an open stream once it has): said as any call says it.
+          const refusal = (await response.json().catch(() => null)) as { errorCode?: ErrorCode } | null;
+          stopped = true;
+          expireSession(refusal?.errorCode);
+          return;
+        }
         if (!response.ok || !response.body) throw new Error(String(response.status));
         const reader = response.body.getReader();
         const decoder = new TextDecoder();

@@ -10,6 +10,8 @@ export const REVIEW_CHANNEL = 'review_changes';
 const COALESCE_MS = 50;
 /** A comment line on an idle stream, so that proxies keep it open. */
 const KEEPALIVE_MS = 15_000;
+/** How often a stream asks whether its session is still live: one ended elsewhere stops hearing within this. */
+export const STREAM_SESSION_CHECK_MS = 5_000;
 
 export type ReviewHub = ReturnType<typeof createReviewHub>;
 
@@ -59,8 +61,13 @@ export function createReviewHub(deps: { database: Database; counts: () => Promis
   }
 
   return {
-    /** Streams server-sent events to `response` until it closes: counts at once, then every change. */
-    async open(response: ServerResponse) {
+    /**
+     * Streams server-sent events to `response` until it closes: counts at once, then every change.
+     * The token was checked when the stream opened; `sessionLive` is asked again every
+     * STREAM_SESSION_CHECK_MS, and a session ended since (signed out elsewhere, the admin disabled)
+     * ends the stream: its page's reconnection is then refused and says why.
+     */
+    async open(response: ServerResponse, sessionLive: () => Promise<boolean>) {
       await listen();
       response.writeHead(200, {
         'content-type': 'text/event-stream; charset=utf-8',
@@ -72,8 +79,15 @@ export function createReviewHub(deps: { database: Database; counts: () => Promis
       streams.add(response);
       const keepAlive = setInterval(() => response.write(': keep-alive\n\n'), KEEPALIVE_MS);
       keepAlive.unref();
+      const sessionCheck = setInterval(() => {
+        void sessionLive().then((live) => {
+          if (!live) response.end();
+        }, deps.onError);
+      }, STREAM_SESSION_CHECK_MS);
+      sessionCheck.unref();
       response.on('close', () => {
         clearInterval(keepAlive);
+        clearInterval(sessionCheck);
         streams.delete(response);
       });
       response.write(`retry: 2000\nevent: counts\ndata: ${JSON.stringify(await deps.counts())}\n\n`);

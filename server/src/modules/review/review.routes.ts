@@ -12,13 +12,18 @@ import {
   ReviewListQuery,
   ReviewReasonEntry,
 } from '#contract/review';
+import { AppError } from '../../lib/errors';
 import { createdResponses, ok, responses } from '../../lib/http';
+import type { AuthService } from '../auth/auth.service';
 import { currentAdmin } from '../../plugins/auth';
 import type { ReviewHub } from './review.events';
 import type { ReviewService } from './review.service';
 
 /** The review queue (审核台) under /api/review: any admin. */
-export const reviewRoutes: FastifyPluginAsyncTypebox<{ review: ReviewService; hub: ReviewHub }> = async (app, { review, hub }) => {
+export const reviewRoutes: FastifyPluginAsyncTypebox<{ review: ReviewService; hub: ReviewHub; auth: AuthService }> = async (
+  app,
+  { review, hub, auth },
+) => {
   app.get(
     '/',
     {
@@ -42,9 +47,18 @@ export const reviewRoutes: FastifyPluginAsyncTypebox<{ review: ReviewService; hu
         summary: '实时事件（text/event-stream）：counts（待审数量）、change（队列有变化）、presence（谁在查看哪一项）',
       },
     },
-    async (_request, reply) => {
+    async (request, reply) => {
       reply.hijack();
-      await hub.open(reply.raw);
+      const { authorization } = request.headers;
+      await hub.open(reply.raw, async () => {
+        try {
+          await auth.authenticate(authorization);
+          return true;
+        } catch (error) {
+          if (error instanceof AppError && error.statusCode === 401) return false;
+          throw error;
+        }
+      });
     },
   );
 
