@@ -103,6 +103,21 @@ describe('platform in a real browser', () => {
     expect(await page.evaluate(() => localStorage.getItem('adminToken'))).toBeNull();
   });
 
+  it('a page left open learns of a session ended elsewhere through the live stream of the 审核台 count', async () => {
+    const statsAnswered = page.waitForResponse((response) => response.url().endsWith('/api/stats'));
+    await signIn(page, server.url, ADMIN_LOGIN, ADMIN_PASSWORD);
+    await page.waitForURL(/\/home$/);
+    await statsAnswered;
+    const token = await page.evaluate(() => localStorage.getItem('adminToken'));
+    const messages = await recordMessages(page);
+    const out = await fetch(`${server.url}/api/admin/logout`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+    expect(out.status).toBe(200);
+    // Nothing is clicked: the server ends the stream within 5 s and the page, refused on reconnecting, says why.
+    await page.waitForURL(/\/login\?redirect=/, { timeout: 15_000 });
+    await eventually(async () => messages.includes('你的登录已在其他地方被结束，请重新登录'), true);
+    expect(await page.evaluate(() => localStorage.getItem('adminToken'))).toBeNull();
+  });
+
   it('visiting /login while signed in warns 请先退出后再登录 and goes back', async () => {
     await signIn(page, server.url, ADMIN_LOGIN, ADMIN_PASSWORD);
     await page.waitForURL(/\/home$/);
