@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { clickSettled } from './page-checks';
 import { TOTP } from 'otpauth';
 import type { Page } from 'playwright-core';
 import { call, login } from '../server/test/live/client';
@@ -143,7 +144,7 @@ describe('administrator accounts in a real browser', () => {
     expect(await others.count()).toBe(1);
     await shot('settings-sessions');
     await others.getByText('退出', { exact: true }).click();
-    await page.getByRole('button', { name: /^确\s*定$/ }).click();
+    await clickSettled(page.getByRole('button', { name: /^确\s*定$/ }));
     await expectMessage(page, '该设备已退出登录');
     await others.first().waitFor({ state: 'detached' });
 

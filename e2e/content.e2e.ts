@@ -1,4 +1,5 @@
 import zlib from 'node:zlib';
+import { clickSettled } from './page-checks';
 import type { BrowserContext, Page } from 'playwright-core';
 import { ADMIN_LOGIN, ADMIN_PASSWORD, signIn, expectMessage, type RunningServer, type ApiClient } from './support';
 import { browserSuite, eventually, button, type Saved } from './suite';
@@ -104,7 +105,7 @@ describe('content management in a real browser', () => {
     const cover = page.locator('.ant-form-item', { hasText: '书籍封面' });
     await cover.locator('input[type=file]').setInputFiles({ name: 'cover.png', mimeType: 'image/png', buffer: png(300, 400) });
     // antd-img-crop shows its modal; accept the crop, then the upload runs.
-    await page.locator('.ant-modal:visible .ant-btn-primary').last().click();
+    await clickSettled(page.locator('.ant-modal:visible .ant-btn-primary').last());
     await cover.locator('.ant-upload-list-item-done, .ant-upload-list-item img').first().waitFor();
     await page
       .getByRole('button', { name: /确\s*认|提\s*交|新\s*增|保\s*存/ })
@@ -138,7 +139,7 @@ describe('content management in a real browser', () => {
     await edited.waitFor();
     await edited.getByText('删除', { exact: true }).click();
     await page.getByText('是否要删除该书籍以及该书籍对应的评论？').waitFor();
-    await confirmPopup().click();
+    await clickSettled(confirmPopup());
     await expectMessage(page, '删除书籍成功');
     await eventually(() => tableRow('端到端测试之书').count(), 0);
   });
@@ -185,7 +186,7 @@ describe('content management in a real browser', () => {
     await row.waitFor();
     await row.getByText('删除', { exact: true }).click();
     await page.getByText('是否要删除该条评论？').waitFor();
-    await confirmPopup().click();
+    await clickSettled(confirmPopup());
     await expectMessage(page, '删除评论成功');
     await eventually(() => tableRow('第一条端到端评论').count(), 0);
 
@@ -214,7 +215,7 @@ describe('content management in a real browser', () => {
     await superRow.waitFor();
     await superRow.getByText('删除', { exact: true }).click();
     await page.getByText('删除该用户将同时删除其 0 个问答和 0 条评论，确定要删除吗？').waitFor();
-    await confirmPopup().click();
+    await clickSettled(confirmPopup());
     await expectMessage(page, '删除用户成功');
     await eventually(() => tableRow('deletable-user').count(), 0);
   });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { axeViolations, focused, narrowColumns, pageOverflow, visit, wrappedTexts } from './page-checks';
+import { axeViolations, focused, narrowColumns, pageOverflow, visit, wrappedTexts, clickSettled } from './page-checks';
 import { type ApiClient, CAPTCHA, expectMessage, type RunningServer } from './support';
 import { browserSuite, button, eventually, type Saved } from './suite';
 import { sitePage } from './site-page';
@@ -79,14 +79,14 @@ describe('审核规则', () => {
     // Deleted, then 导入 of the exported file (替换) brings it back.
     await tableRow(WORD).getByRole('button', { name: '删除' }).click();
     await page.getByText(`确定要删除敏感词「${WORD}」吗？`).waitFor();
-    await page.locator('.ant-popconfirm:visible .ant-btn-primary').last().click();
+    await clickSettled(page.locator('.ant-popconfirm:visible .ant-btn-primary').last());
     await expectMessage(page, '删除敏感词成功');
     await tableRow(WORD).waitFor({ state: 'detached' });
     await page.getByRole('button', { name: /导\s*入$/ }).click();
     await dialog('导入敏感词').locator('input[type="file"]').setInputFiles(file);
     await dialog('导入敏感词').getByText('已选择：exported-words.txt').waitFor();
-    await dialog('导入敏感词').getByText('替换：文件成为整个词表').click();
-    await button(dialog('导入敏感词'), '导入').click();
+    await clickSettled(dialog('导入敏感词').getByText('替换：文件成为整个词表'));
+    await clickSettled(button(dialog('导入敏感词'), '导入'));
     await expectMessage(page, '导入完成：新增 1 个，更新 0 个，删除 0 个，未变 0 个');
     await tableRow(WORD).locator('.ant-tag', { hasText: '待审' }).waitFor();
 

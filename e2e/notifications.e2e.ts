@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { axeViolations, focused, focusInDialog, pageOverflow, visit } from './page-checks';
+import { axeViolations, focused, focusInDialog, pageOverflow, visit, clickSettled } from './page-checks';
 import type { ApiClient, RunningServer } from './support';
 import { browserSuite, button, type Saved } from './suite';
 
@@ -55,13 +55,13 @@ describe('通知 in a real browser', () => {
     const dialog = page.getByRole('dialog', { name: '新建通知' });
     await dialog.getByLabel('名称').fill('值班群');
     await dialog.getByLabel('类型').click({ force: true });
-    await page.getByTitle('通用 JSON').click();
+    await clickSettled(page.getByTitle('通用 JSON'));
     await dialog.getByLabel('地址').fill(receiverUrl);
-    await dialog.getByRole('button', { name: /保\s*存/ }).click();
+    await clickSettled(dialog.getByRole('button', { name: /保\s*存/ }));
     const secret = (await page.getByTestId('webhook-secret').innerText()).trim();
     expect(secret.length).toBeGreaterThan(30);
     await shot('notifications-secret');
-    await button(page, '我已保存').click();
+    await clickSettled(button(page, '我已保存'));
     await page.locator('.ant-table-row', { hasText: '值班群' }).waitFor();
 
     // An item waiting: an administrator's question with a 待审 word is flagged into 审核台 as it is

@@ -215,6 +215,35 @@ export function focusInDialog(page: Page): Promise<unknown> {
   return page.waitForFunction(() => document.activeElement?.closest('.ant-modal') !== null);
 }
 
+/**
+ * Waits until no dialog, drawer or popup is still moving (antd's zoom, fade and slide motions).
+ * A pointer click aims at the box an element has when the click starts; while a dialog still
+ * zooms in (its motion waits for its start longer on a loaded machine) that box is not where the
+ * button ends up, so the click lands beside it and nothing happens: no call, no message.
+ */
+export function overlaysSettled(page: Page): Promise<unknown> {
+  return page.waitForFunction(() => {
+    const overlays =
+      '.ant-modal, .ant-modal-mask, .ant-popover, .ant-drawer-content-wrapper, .ant-drawer-mask, .ant-dropdown, .ant-select-dropdown';
+    const moving = /-(appear|enter|leave)(-|\s|$)/;
+    for (const element of document.querySelectorAll(overlays)) if (moving.test(element.className)) return false;
+    return document.getAnimations().every((animation) => {
+      const effect = animation.effect as KeyframeEffect | null;
+      const target = effect?.target;
+      // A spinner turns for ever; only what ends is waited for.
+      if (!(target instanceof Element) || !target.closest(overlays) || effect?.getTiming().iterations === Infinity) return true;
+      return animation.playState === 'finished';
+    });
+  });
+}
+
+/** Clicks `target` inside a dialog, drawer or popup once nothing there moves any more (overlaysSettled). */
+export async function clickSettled(target: Locator): Promise<void> {
+  await target.waitFor();
+  await overlaysSettled(target.page());
+  await target.click();
+}
+
 /** Focuses `target` and waits until it holds the focus, so that the next key press is its own. */
 export async function focusOn(target: Locator): Promise<void> {
   await target.focus();

@@ -1,5 +1,5 @@
 import type { CDPSession, Page } from 'playwright-core';
-import { axeViolations, type Focused, focused, pageOverflow, visit } from './page-checks';
+import { axeViolations, type Focused, focused, pageOverflow, visit, clickSettled } from './page-checks';
 import { ADMIN_LOGIN, ADMIN_PASSWORD, expectMessage, type RunningServer, signIn } from './support';
 import { browserSuite, button, eventually } from './suite';
 
@@ -54,7 +54,7 @@ async function openPasskeys() {
 async function addByPointer(name: string) {
   await button(page, '添加通行密钥').click();
   await page.getByRole('dialog').getByLabel('名称').fill(name);
-  await button(page, '下一步').click();
+  await clickSettled(button(page, '下一步'));
   await expectMessage(page, '通行密钥已添加');
   await page.locator('.ant-table-row', { hasText: name }).waitFor();
 }
@@ -115,10 +115,7 @@ describe('passkeys', () => {
     const row = page.locator('.ant-table-row', { hasText: '测试电脑' });
     await eventually(() => row.getByText('从未使用').count(), 0);
     await row.getByRole('button', { name: '删除' }).click();
-    await page
-      .getByRole('tooltip')
-      .getByRole('button', { name: /^删\s*除$/ })
-      .click();
+    await clickSettled(page.getByRole('tooltip').getByRole('button', { name: /^删\s*除$/ }));
     await expectMessage(page, '通行密钥已删除');
     await page.getByText('还没有通行密钥').waitFor();
 
@@ -140,7 +137,7 @@ describe('passkeys', () => {
       .getByRole('button', { name: /重命名/ })
       .click();
     await page.getByRole('dialog').getByLabel('名称').fill('新名字');
-    await button(page, '保存').click();
+    await clickSettled(button(page, '保存'));
     await expectMessage(page, '通行密钥已重命名');
     await page.locator('.ant-table-row', { hasText: '新名字' }).waitFor();
   });

@@ -3,7 +3,17 @@
  * from support.ts, which the benchmark imports too and which must not need jest's globals.
  */
 import type { Browser, BrowserContext, BrowserContextOptions, Locator, Page } from 'playwright-core';
-import { ADMIN_LOGIN, ADMIN_PASSWORD, type ApiClient, apiSignIn, launchBrowser, type RunningServer, signIn, startServer } from './support';
+import {
+  ADMIN_LOGIN,
+  ADMIN_PASSWORD,
+  type ApiClient,
+  apiSignIn,
+  launchBrowser,
+  type RunningServer,
+  signIn,
+  startServer,
+  watchPage,
+} from './support';
 
 /** What a browser test file works with: set up once per file, a fresh context and page per test. */
 export interface BrowserSuite {
@@ -59,6 +69,7 @@ export function browserSuite(options: BrowserSuiteOptions, use: (suite: BrowserS
   beforeEach(async () => {
     suite.context = await suite.browser.newContext({ locale: 'zh-CN', viewport: { width: 1440, height: 900 }, ...options.context });
     suite.page = await suite.context.newPage();
+    watchPage(suite.page);
     suite.page.setDefaultTimeout(options.stepTimeoutMs ?? 15_000);
     use(suite);
     if (options.signedIn) {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Page, type Request } from 'playwright-core';
 import { call, signIn as apiToken } from '../server/test/live/client';
 import { scratchDatabase } from '../server/test/live/postgres';
 import { CAPTCHA, embeddedDataDir, ROOT, ServerProcess } from '../server/test/live/server-process';
@@ -78,9 +78,82 @@ export async function signIn(page: Page, baseUrl: string, loginId: string, passw
   await page.getByRole('button', { name: /^登\s*录$/ }).click();
 }
 
+/** What a watched page did lately, and the API calls it still waits on. */
+interface PageLog {
+  lines: string[];
+  pending: Map<Request, number>;
+  started: number;
+}
+const pageLogs = new WeakMap<Page, PageLog>();
+const PAGE_LOG_LINES = 40;
+
+const isApi = (request: Request) => new URL(request.url()).pathname.startsWith('/api/');
+const callOf = (request: Request) => {
+  const url = new URL(request.url());
+  return `${request.method()} ${url.pathname}${url.search}`;
+};
+
+/**
+ * Keeps the page's last API calls and answers, failed requests and console errors: a browser test
+ * that times out on a loaded CI machine then says what the page did, not only what it did not show.
+ */
+export function watchPage(page: Page) {
+  const log: PageLog = { lines: [], pending: new Map(), started: Date.now() };
+  pageLogs.set(page, log);
+  const add = (line: string) => {
+    log.lines.push(`+${Date.now() - log.started} ms ${line}`);
+    if (log.lines.length > PAGE_LOG_LINES) log.lines.shift();
+  };
+  page.on('request', (request) => {
+    if (!isApi(request)) return;
+    log.pending.set(request, Date.now());
+    add(`-> ${callOf(request)}`);
+  });
+  page.on('response', (response) => {
+    const request = response.request();
+    if (!isApi(request)) return;
+    log.pending.delete(request);
+    add(`<- ${callOf(request)} ${response.status()}`);
+  });
+  page.on('requestfailed', (request) => {
+    log.pending.delete(request);
+    add(`failed ${callOf(request)}: ${request.failure()?.errorText}`);
+  });
+  page.on('console', (entry) => {
+    if (entry.type() === 'error' || entry.type() === 'warning') add(`console ${entry.type()}: ${entry.text()}`);
+  });
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) add(`at ${frame.url()}`);
+  });
+}
+
+/** The watched page's story for a failure message. */
+function pageStory(page: Page): string[] {
+  const log = pageLogs.get(page);
+  if (!log) return ['(page not watched)'];
+  const now = Date.now();
+  const waiting = [...log.pending].map(([request, since]) => `  ${callOf(request)} for ${now - since} ms`);
+  return [
+    `the page lately (now +${now - log.started} ms):`,
+    ...log.lines,
+    'answers still awaited:',
+    ...(waiting.length ? waiting : ['  none']),
+  ];
+}
+
 /** antd shows messages in .ant-message; waits for one with this text. */
 export async function expectMessage(page: Page, text: string) {
-  await page.locator('.ant-message').getByText(text).first().waitFor({ timeout: 10_000 });
+  try {
+    await page.locator('.ant-message').getByText(text).first().waitFor({ timeout: 10_000 });
+  } catch (error) {
+    const shown = await page
+      .locator('.ant-message')
+      .allInnerTexts()
+      .catch(() => []);
+    throw new Error(
+      [`${(error as Error).message}`, `messages shown: ${JSON.stringify(shown)}`, `at ${page.url()}`, ...pageStory(page)].join('\n'),
+    );
+  }
 }
 
 /**

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { clickSettled } from './page-checks';
 import type { Page } from 'playwright-core';
 import { expectMessage, type RunningServer, type ApiClient } from './support';
 import { browserSuite, eventually, button, type Saved } from './suite';
@@ -45,7 +46,7 @@ describe('recycle bin and export in a real browser', () => {
     await row.waitFor();
     await row.getByText('删除', { exact: true }).click();
     await page.getByText('是否要删除该问答以及该问答对应的评论？').waitFor();
-    await confirmPopup().click();
+    await clickSettled(confirmPopup());
     await expectMessage(page, '删除问答成功');
     await eventually(() => tableRow('将被删除又恢复的问题').count(), 0);
     await eventually(waitingOnHome, before - 1, 15_000);
@@ -56,7 +57,7 @@ describe('recycle bin and export in a real browser', () => {
     await entry.waitFor();
     await entry.getByText('2 条').waitFor();
     await entry.getByText('恢复', { exact: true }).click();
-    await confirmPopup().click();
+    await clickSettled(confirmPopup());
     await expectMessage(page, '恢复成功');
     await eventually(() => tableRow('将被删除又恢复的问题').count(), 0);
 
