@@ -82,12 +82,11 @@ describe('platform in a real browser', () => {
     await page.goto(`${server.url}/home`);
     await page.waitForURL(/\/login/);
     // Ended by someone else, not expired: the screen says which (the server's errorCode SESSION_ENDED).
-    await eventually(async () => messages.includes('你的登录已在其他地方被结束，请重新登录'), true);
-    expect(messages).not.toContain('登录过期，请重新登录');
-    expect(await page.evaluate(() => localStorage.getItem('adminToken'))).toBeNull();
+    await expectEndedElsewhere(messages);
   });
 
-  it('a session ended elsewhere while a page is open: its next call says so and leads to /login', async () => {
+  /** Signs in on /home, then ends that session through the API as another device would: the page's messages from then on. */
+  async function signedInThenEndedElsewhere(): Promise<string[]> {
     const statsAnswered = page.waitForResponse((response) => response.url().endsWith('/api/stats'));
     await signIn(page, server.url, ADMIN_LOGIN, ADMIN_PASSWORD);
     await page.waitForURL(/\/home$/);
@@ -96,26 +95,28 @@ describe('platform in a real browser', () => {
     const messages = await recordMessages(page);
     const out = await fetch(`${server.url}/api/admin/logout`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
     expect(out.status).toBe(200);
-    await menu().getByText('审核规则').click();
-    await page.waitForURL(/\/login\?redirect=/);
+    return messages;
+  }
+
+  /** On /login, told that the session was ended elsewhere (not that it expired), the token gone. */
+  async function expectEndedElsewhere(messages: string[]) {
     await eventually(async () => messages.includes('你的登录已在其他地方被结束，请重新登录'), true);
     expect(messages).not.toContain('登录过期，请重新登录');
     expect(await page.evaluate(() => localStorage.getItem('adminToken'))).toBeNull();
+  }
+
+  it('a session ended elsewhere while a page is open: its next call says so and leads to /login', async () => {
+    const messages = await signedInThenEndedElsewhere();
+    await menu().getByText('审核规则').click();
+    await page.waitForURL(/\/login\?redirect=/);
+    await expectEndedElsewhere(messages);
   });
 
   it('a page left open learns of a session ended elsewhere through the live stream of the 审核台 count', async () => {
-    const statsAnswered = page.waitForResponse((response) => response.url().endsWith('/api/stats'));
-    await signIn(page, server.url, ADMIN_LOGIN, ADMIN_PASSWORD);
-    await page.waitForURL(/\/home$/);
-    await statsAnswered;
-    const token = await page.evaluate(() => localStorage.getItem('adminToken'));
-    const messages = await recordMessages(page);
-    const out = await fetch(`${server.url}/api/admin/logout`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
-    expect(out.status).toBe(200);
+    const messages = await signedInThenEndedElsewhere();
     // Nothing is clicked: the server ends the stream within 5 s and the page, refused on reconnecting, says why.
     await page.waitForURL(/\/login\?redirect=/, { timeout: 15_000 });
-    await eventually(async () => messages.includes('你的登录已在其他地方被结束，请重新登录'), true);
-    expect(await page.evaluate(() => localStorage.getItem('adminToken'))).toBeNull();
+    await expectEndedElsewhere(messages);
   });
 
   it('visiting /login while signed in warns 请先退出后再登录 and goes back', async () => {
