@@ -1,8 +1,8 @@
 import path from 'node:path';
-import { clickSettled } from './page-checks';
 import { TOTP } from 'otpauth';
 import type { Page } from 'playwright-core';
 import { call, login } from '../server/test/live/client';
+import { clickSettled } from './page-checks';
 import { ADMIN_LOGIN, ADMIN_PASSWORD, signIn, expectMessage, type RunningServer } from './support';
 import { browserSuite } from './suite';
 

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { axeViolations, focused, pageOverflow, clickSettled } from './page-checks';
+import { axeViolations, focused, pageOverflow, confirmPopconfirm } from './page-checks';
 import { ADMIN_LOGIN, ADMIN_PASSWORD, signIn, expectMessage, type RunningServer, type ApiClient } from './support';
 import { browserSuite, type Saved } from './suite';
 
@@ -29,7 +29,6 @@ async function signInAsEditor() {
 }
 
 const tableRow = (text: string) => page.locator('.ant-table-tbody tr', { hasText: text });
-const confirmPopup = () => page.locator('.ant-popconfirm:visible .ant-btn-primary').last();
 
 jest.setTimeout(120_000);
 
@@ -58,7 +57,7 @@ describe('audit log and bulk actions in a real browser', () => {
     await page.getByText('已选择 3 项').waitFor();
     await page.getByRole('button', { name: '批量审核通过' }).click();
     await page.getByText('确定要审核通过选中的 3 条记录吗？').waitFor();
-    await clickSettled(confirmPopup());
+    await confirmPopconfirm(page);
     await expectMessage(page, '已审核通过 3 条记录');
 
     for (const id of ids) expect((await root.call<{ issueStatus: boolean }>('GET', `/api/issue/${id}`)).issueStatus).toBe(true);
@@ -79,7 +78,7 @@ describe('audit log and bulk actions in a real browser', () => {
     await drawer.getByText('昵称：原来的昵称 → 改错的昵称').waitFor();
     await drawer.getByText('撤销此修改').click();
     await page.getByText('确定要撤销此修改，把这些字段改回修改前的值吗？').waitFor();
-    await clickSettled(confirmPopup());
+    await confirmPopconfirm(page);
     await expectMessage(page, '已撤销此修改');
     // The drawer stays open and shows the revert as the newest entry.
     await drawer.locator('.ant-tag', { hasText: /^恢复$/ }).waitFor();

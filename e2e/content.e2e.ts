@@ -1,6 +1,6 @@
 import zlib from 'node:zlib';
-import { clickSettled } from './page-checks';
 import type { BrowserContext, Page } from 'playwright-core';
+import { clickSettled, confirmPopconfirm } from './page-checks';
 import { ADMIN_LOGIN, ADMIN_PASSWORD, signIn, expectMessage, type RunningServer, type ApiClient } from './support';
 import { browserSuite, eventually, button, type Saved } from './suite';
 
@@ -29,7 +29,6 @@ async function signInAs(loginId: string, password: string) {
 }
 
 /** The open Popconfirm's OK button (its primary one). */
-const confirmPopup = () => page.locator('.ant-popconfirm:visible .ant-btn-primary').last();
 
 const tableRow = (text: string) => page.locator('.ant-table-tbody tr', { hasText: text });
 
@@ -139,7 +138,7 @@ describe('content management in a real browser', () => {
     await edited.waitFor();
     await edited.getByText('删除', { exact: true }).click();
     await page.getByText('是否要删除该书籍以及该书籍对应的评论？').waitFor();
-    await clickSettled(confirmPopup());
+    await confirmPopconfirm(page);
     await expectMessage(page, '删除书籍成功');
     await eventually(() => tableRow('端到端测试之书').count(), 0);
   });
@@ -186,7 +185,7 @@ describe('content management in a real browser', () => {
     await row.waitFor();
     await row.getByText('删除', { exact: true }).click();
     await page.getByText('是否要删除该条评论？').waitFor();
-    await clickSettled(confirmPopup());
+    await confirmPopconfirm(page);
     await expectMessage(page, '删除评论成功');
     await eventually(() => tableRow('第一条端到端评论').count(), 0);
 
@@ -215,7 +214,7 @@ describe('content management in a real browser', () => {
     await superRow.waitFor();
     await superRow.getByText('删除', { exact: true }).click();
     await page.getByText('删除该用户将同时删除其 0 个问答和 0 条评论，确定要删除吗？').waitFor();
-    await clickSettled(confirmPopup());
+    await confirmPopconfirm(page);
     await expectMessage(page, '删除用户成功');
     await eventually(() => tableRow('deletable-user').count(), 0);
   });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { narrowColumns, pageOverflow, visit, wrappedTexts, clickSettled } from './page-checks';
+import { narrowColumns, pageOverflow, visit, wrappedTexts, confirmPopconfirm } from './page-checks';
 import { expectMessage, type ApiClient, type RunningServer } from './support';
 import { browserSuite, eventually, type Saved } from './suite';
 
@@ -103,7 +103,7 @@ describe('the selection is what the screen shows', () => {
     await selectionBar().getByText('已选择 1 项').waitFor();
     await selectionBar().getByRole('button', { name: '批量删除' }).click();
     await page.getByText('确定要删除选中的 1 条记录吗？').waitFor();
-    await clickSettled(page.locator('.ant-popconfirm:visible .ant-btn-primary'));
+    await confirmPopconfirm(page);
     await expectMessage(page, '已删除 1 条记录');
     await eventually(() => rowOf('列表问题14').count(), 0);
 

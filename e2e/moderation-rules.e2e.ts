@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { axeViolations, focused, narrowColumns, pageOverflow, visit, wrappedTexts, clickSettled } from './page-checks';
+import { axeViolations, focused, narrowColumns, pageOverflow, visit, wrappedTexts, clickSettled, confirmPopconfirm } from './page-checks';
 import { type ApiClient, CAPTCHA, expectMessage, type RunningServer } from './support';
 import { browserSuite, button, eventually, type Saved } from './suite';
 import { sitePage } from './site-page';
@@ -79,7 +79,7 @@ describe('审核规则', () => {
     // Deleted, then 导入 of the exported file (替换) brings it back.
     await tableRow(WORD).getByRole('button', { name: '删除' }).click();
     await page.getByText(`确定要删除敏感词「${WORD}」吗？`).waitFor();
-    await clickSettled(page.locator('.ant-popconfirm:visible .ant-btn-primary').last());
+    await confirmPopconfirm(page);
     await expectMessage(page, '删除敏感词成功');
     await tableRow(WORD).waitFor({ state: 'detached' });
     await page.getByRole('button', { name: /导\s*入$/ }).click();

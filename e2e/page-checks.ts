@@ -244,6 +244,14 @@ export async function clickSettled(target: Locator): Promise<void> {
   await target.click();
 }
 
+/** The OK button of the confirmation (Popconfirm) open now. */
+export const popconfirmOk = (page: Page): Locator => page.locator('.ant-popconfirm:visible .ant-btn-primary').last();
+
+/** Confirms the open Popconfirm by pointer, once it has stopped moving. */
+export function confirmPopconfirm(page: Page): Promise<void> {
+  return clickSettled(popconfirmOk(page));
+}
+
 /** Focuses `target` and waits until it holds the focus, so that the next key press is its own. */
 export async function focusOn(target: Locator): Promise<void> {
   await target.focus();

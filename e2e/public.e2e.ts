@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
+import { focusInDialog, focusOn, pageOverflow, popconfirmOk } from './page-checks';
 import { ADMIN_LOGIN, ADMIN_PASSWORD, CAPTCHA, signIn, expectMessage, type RunningServer, type ApiClient } from './support';
 import { browserSuite, button, type Saved } from './suite';
-import { focusInDialog, focusOn, pageOverflow } from './page-checks';
 import { sitePage } from './site-page';
 
 /**
@@ -149,7 +149,7 @@ describe('the community site on this server', () => {
     await focusInDialog(page);
     await focusOn(end);
     await page.keyboard.press('Enter');
-    const confirm = page.locator('.ant-popconfirm:visible .ant-btn-primary').last();
+    const confirm = popconfirmOk(page);
     await confirm.waitFor();
     await focusOn(confirm);
     await page.keyboard.press('Enter');

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import { clickSettled } from './page-checks';
 import type { Page } from 'playwright-core';
+import { confirmPopconfirm } from './page-checks';
 import { expectMessage, type RunningServer, type ApiClient } from './support';
 import { browserSuite, eventually, button, type Saved } from './suite';
 
@@ -14,7 +14,6 @@ browserSuite({ context: { acceptDownloads: true }, signedIn: true }, (suite) => 
 
 jest.setTimeout(120_000);
 
-const confirmPopup = () => page.locator('.ant-popconfirm:visible .ant-btn-primary').last();
 const tableRow = (text: string) => page.locator('.ant-table-tbody tr', { hasText: text });
 
 /** The number on the home page's 待审核问答 card. */
@@ -46,7 +45,7 @@ describe('recycle bin and export in a real browser', () => {
     await row.waitFor();
     await row.getByText('删除', { exact: true }).click();
     await page.getByText('是否要删除该问答以及该问答对应的评论？').waitFor();
-    await clickSettled(confirmPopup());
+    await confirmPopconfirm(page);
     await expectMessage(page, '删除问答成功');
     await eventually(() => tableRow('将被删除又恢复的问题').count(), 0);
     await eventually(waitingOnHome, before - 1, 15_000);
@@ -57,7 +56,7 @@ describe('recycle bin and export in a real browser', () => {
     await entry.waitFor();
     await entry.getByText('2 条').waitFor();
     await entry.getByText('恢复', { exact: true }).click();
-    await clickSettled(confirmPopup());
+    await confirmPopconfirm(page);
     await expectMessage(page, '恢复成功');
     await eventually(() => tableRow('将被删除又恢复的问题').count(), 0);
 
