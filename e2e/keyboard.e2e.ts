@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { axeViolations, type Focused, focused, trackRequests } from './page-checks';
-import { ADMIN_LOGIN, ADMIN_PASSWORD, type ApiClient, CAPTCHA, expectMessage, type RunningServer } from './support';
+import { ADMIN_LOGIN, ADMIN_PASSWORD, type ApiClient, CAPTCHA, captchaImage, expectMessage, type RunningServer } from './support';
 import { browserSuite, eventually, type Saved } from './suite';
 
 /*
@@ -59,7 +59,7 @@ const unseen = (stops: Focused[]) => stops.filter((stop) => !stop.visible || !st
 
 async function signInByKeyboard() {
   await page.goto(`${server.url}/login`);
-  await page.getByPlaceholder('请输入验证码').waitFor();
+  await captchaImage(page).waitFor();
   for (const [placeholder, text] of [
     ['请输入账号', ADMIN_LOGIN],
     ['请输入密码', ADMIN_PASSWORD],

@@ -4,6 +4,7 @@ import {
   ADMIN_PASSWORD,
   apiSignIn,
   CAPTCHA,
+  captchaImage,
   launchBrowser,
   signIn,
   startServer,
@@ -11,6 +12,7 @@ import {
   type RunningServer,
 } from './support';
 import { axeViolations as axeViolationsOn, visit as visitScreen, wrappedTexts as wrappedTextsOn } from './page-checks';
+import { eventually } from './suite';
 
 /*
  * The screens as an administrator sees them, on the demo content (`--demo`): layout at the widths
@@ -171,8 +173,11 @@ describe('screens in a real browser', () => {
     await page.getByPlaceholder('请输入账号').fill(ADMIN_LOGIN);
     await page.getByPlaceholder('请输入密码').fill(ADMIN_PASSWORD);
     await page.getByPlaceholder('请输入验证码').fill(`${CAPTCHA}x`);
+    const refused = await captchaImage(page).getAttribute('src');
     await page.getByRole('button', { name: /^登\s*录$/ }).click();
     await page.locator('.ant-message').getByText('验证码错误').waitFor();
+    // The refusal used the captcha up; the next attempt waits for the new one the page loads.
+    await eventually(async () => (await captchaImage(page).getAttribute('src')) !== refused, true);
 
     await page.getByPlaceholder('请输入密码').fill(ADMIN_PASSWORD);
     await page.getByPlaceholder('请输入验证码').fill(CAPTCHA);
@@ -195,8 +200,7 @@ describe('accessibility (axe-core) of every kind of screen', () => {
 
   it('the login page', async () => {
     await page.goto(`${server.url}/login`);
-    await page.getByPlaceholder('请输入验证码').waitFor();
-    await page.locator('button[aria-label^="验证码"] img').waitFor();
+    await captchaImage(page).waitFor();
     expect(await axeViolations()).toEqual([]);
   });
 

@@ -8,6 +8,7 @@ import {
   ADMIN_PASSWORD,
   type ApiClient,
   apiSignIn,
+  explained,
   launchBrowser,
   type RunningServer,
   signIn,
@@ -74,7 +75,7 @@ export function browserSuite(options: BrowserSuiteOptions, use: (suite: BrowserS
     use(suite);
     if (options.signedIn) {
       await signIn(suite.page, suite.server.url, ADMIN_LOGIN, ADMIN_PASSWORD);
-      await suite.page.waitForURL(/\/home$/);
+      await explained(suite.page, suite.page.waitForURL(/\/home$/));
     }
   });
 

@@ -69,9 +69,17 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
-/** Fills the login card and submits it. */
+/**
+ * The login card's captcha image. Its answer is tied to the cookie the image's call sets, so a
+ * sign-in sent before the image shows (a person cannot type the captcha sooner) is refused with
+ * 验证码错误: a test that signs in waits for it, and after a refusal for the next one.
+ */
+export const captchaImage = (page: Page) => page.getByRole('button', { name: '验证码，点击换一张' }).locator('img');
+
+/** Fills the login card and submits it, once its captcha is shown. */
 export async function signIn(page: Page, baseUrl: string, loginId: string, password: string) {
   await page.goto(`${baseUrl}/login`);
+  await captchaImage(page).waitFor();
   await page.getByPlaceholder('请输入账号').fill(loginId);
   await page.getByPlaceholder('请输入密码').fill(password);
   await page.getByPlaceholder('请输入验证码').fill(CAPTCHA);
@@ -141,10 +149,13 @@ function pageStory(page: Page): string[] {
   ];
 }
 
-/** antd shows messages in .ant-message; waits for one with this text. */
-export async function expectMessage(page: Page, text: string) {
+/**
+ * Waits for `step`; when it fails, the error says what the watched page did meanwhile: the
+ * messages it shows, where it is, its last API calls and the answers it still awaits.
+ */
+export async function explained<T>(page: Page, step: Promise<T>): Promise<T> {
   try {
-    await page.locator('.ant-message').getByText(text).first().waitFor({ timeout: 10_000 });
+    return await step;
   } catch (error) {
     const shown = await page
       .locator('.ant-message')
@@ -154,6 +165,11 @@ export async function expectMessage(page: Page, text: string) {
       [`${(error as Error).message}`, `messages shown: ${JSON.stringify(shown)}`, `at ${page.url()}`, ...pageStory(page)].join('\n'),
     );
   }
+}
+
+/** antd shows messages in .ant-message; waits for one with this text. */
+export async function expectMessage(page: Page, text: string) {
+  await explained(page, page.locator('.ant-message').getByText(text).first().waitFor({ timeout: 10_000 }));
 }
 
 /**
