@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { buildApp } from './app';
+import { parseServerArgs, SERVER_USAGE, UsageError } from './command-line';
 import { ConfigError, loadConfig } from './config';
 import type { Database } from './db/client';
 import { openConfiguredDatabase } from './db/configured';
@@ -36,6 +37,11 @@ function banner(url: string, database: Database, dataDir: string, first: FirstAd
 }
 
 async function main() {
+  const command = parseServerArgs(process.argv.slice(2));
+  if (command.help) {
+    console.log(SERVER_USAGE);
+    return;
+  }
   const config = loadConfig(process.env, { webRoot: DEFAULT_WEB_ROOT });
   let feedLost = false;
   // Before the database: its statements are traced through the hook given when it opens.
@@ -65,7 +71,7 @@ async function main() {
 
   const first = await ensureFirstSuperAdmin(database.db, createAdminRepository(database.db), config);
   // `npm start -- --demo`: a first-time visitor sees a living product instead of empty tables.
-  if (process.argv.includes('--demo') && (await isEmpty(database.db))) {
+  if (command.demo && (await isEmpty(database.db))) {
     await seed(database.db, DEMO_SIZES);
     console.log('已填充演示数据（--demo）。');
   }
@@ -116,7 +122,7 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof DataDirInUseError) {
+  if (error instanceof ConfigError || error instanceof DataDirInUseError || error instanceof UsageError) {
     console.error(error.message);
   } else {
     console.error('启动失败：', error);
