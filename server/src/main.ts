@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { buildApp } from './app';
-import { parseServerArgs, SERVER_USAGE, UsageError } from './command-line';
 import { ConfigError, loadConfig } from './config';
 import type { Database } from './db/client';
 import { openConfiguredDatabase } from './db/configured';
+import { readCommandLine, UsageError } from './lib/command-line';
 import { DataDirInUseError } from './lib/data-dir-lock';
 import { tracingFor } from './lib/tracing';
 import { createLogging } from './plugins/logging';
@@ -11,6 +11,12 @@ import { createAdminRepository } from './modules/admin/admin.repository';
 import { loginKeyCollisions } from './db/login-keys';
 import { ensureFirstSuperAdmin, type FirstAdmin } from './modules/admin/first-admin';
 import { DEMO_SIZES, isEmpty, seed } from './seed/seed';
+
+const USAGE = `用法：npm start [-- --demo]
+  --demo   数据库还没有任何内容时，先填充一小套演示数据
+  --help   显示本说明
+其余设置都来自环境变量（PORT、HOST、DATA_DIR、DATABASE_URL、ADMIN_LOGIN_ID、ADMIN_PASSWORD 等），
+逐项说明见 docs/operations.md。`;
 
 // How long a stop waits for the calls in flight before it closes anyway.
 const DRAIN_GRACE_MS = 10_000;
@@ -37,9 +43,13 @@ function banner(url: string, database: Database, dataDir: string, first: FirstAd
 }
 
 async function main() {
-  const command = parseServerArgs(process.argv.slice(2));
-  if (command.help) {
-    console.log(SERVER_USAGE);
+  // A mistyped flag stops the start here, before anything opens, rather than being ignored.
+  const { values: flags } = readCommandLine(process.argv.slice(2), {
+    options: { demo: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    usage: USAGE,
+  });
+  if (flags.help) {
+    console.log(USAGE);
     return;
   }
   const config = loadConfig(process.env, { webRoot: DEFAULT_WEB_ROOT });
@@ -71,7 +81,7 @@ async function main() {
 
   const first = await ensureFirstSuperAdmin(database.db, createAdminRepository(database.db), config);
   // `npm start -- --demo`: a first-time visitor sees a living product instead of empty tables.
-  if (command.demo && (await isEmpty(database.db))) {
+  if (flags.demo && (await isEmpty(database.db))) {
     await seed(database.db, DEMO_SIZES);
     console.log('已填充演示数据（--demo）。');
   }

@@ -6,9 +6,10 @@ import { sql } from 'drizzle-orm';
 import { bearer, CAPTCHA, createTestContext, freshDatabase, ROOT_LOGIN, ROOT_PASSWORD, type TestContext } from '../../test/harness';
 import { buildApp } from '../app';
 import { loadConfig } from '../config';
-import { queryRows, type Database, type Db } from '../db/client';
+import { openDatabase, queryRows, type Database, type Db } from '../db/client';
+import { scratchDatabase } from '../../test/live/postgres';
 import { seed } from '../seed/seed';
-import { backup, BACKED_UP_TABLES, BackupError, countRows, restore, tablesWithoutBackupRule } from './backup';
+import { backup, BACKED_UP_TABLES, BackupError, countRows, NEVER_SET_UP, restore, tablesWithoutBackupRule } from './backup';
 
 /**
  * A full round trip, on the embedded database (and on PostgreSQL in CI's TEST_DATABASE_URL run):
@@ -172,6 +173,20 @@ describe('backup and restore', () => {
     fs.writeFileSync(notOurs, zlib.gzipSync('{"hello":"world"}\n'));
     await expect(restore(target.database, notOurs, { force: true })).rejects.toThrow('这不是 coderstation 的备份文件');
   }, 180_000);
+
+  it('refuses a database the server never set up, and leaves no file behind', async () => {
+    const adminUrl = process.env.TEST_DATABASE_URL;
+    const scratch = adminUrl ? await scratchDatabase(adminUrl, 'cs_unset') : null;
+    const unset = await openDatabase(scratch ? { kind: 'postgres', url: scratch.url, poolSize: 1 } : { kind: 'embedded', dataDir: null });
+    try {
+      const file = path.join(dir, 'never-set-up.jsonl.gz');
+      await expect(backup(unset.db, file)).rejects.toThrow(new BackupError(NEVER_SET_UP));
+      expect(fs.existsSync(file)).toBe(false);
+    } finally {
+      await unset.close();
+      await scratch?.drop();
+    }
+  });
 
   it('never overwrites an existing archive', async () => {
     await expect(backup(source.database.db, archive)).rejects.toThrow(/EEXIST/);

@@ -126,6 +126,8 @@ function backedUp(): Array<TableInfo & { primaryKey: Column }> {
 const isBinary = (column: Column) => column.getSQLType() === 'bytea';
 
 /** When the newest migration this database has was written (drizzle's migration stamp), or 0. */
+export const NEVER_SET_UP = '这个数据库里还没有 coderstation 的数据表（服务器从未在它上面启动过），没有可备份的内容';
+
 async function migratedUpTo(db: Db): Promise<number> {
   const [exists] = await queryRows<{ name: string | null }>(db, sql`select to_regclass('drizzle.__drizzle_migrations')::text as name`);
   if (!exists?.name) return 0;
@@ -158,7 +160,10 @@ export async function backup(db: Db, file: string): Promise<TableCounts> {
   try {
     await db.transaction(
       async (tx) => {
-        await write(gzip, { format: BACKUP_FORMAT, version: BACKUP_VERSION, createdAt: Date.now(), migratedUpTo: await migratedUpTo(tx) });
+        const migrated = await migratedUpTo(tx);
+        // A data folder or database the server never started on (a mistyped DATA_DIR) has no tables.
+        if (!migrated) throw new BackupError(NEVER_SET_UP);
+        await write(gzip, { format: BACKUP_FORMAT, version: BACKUP_VERSION, createdAt: Date.now(), migratedUpTo: migrated });
         for (const info of backedUp()) {
           const names = [...info.columns.keys()];
           const binary = names.filter((name) => isBinary(info.columns.get(name)!.column));

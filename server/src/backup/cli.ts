@@ -8,9 +8,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config';
 import { openConfiguredDatabase } from '../db/configured';
+import { readCommandLine, UsageError } from '../lib/command-line';
 import { DataDirInUseError } from '../lib/data-dir-lock';
 import { backup, BackupError, restore, type TableCounts } from './backup';
 
@@ -32,8 +32,8 @@ function describe(counts: TableCounts): string {
 
 async function main() {
   const [command, ...rest] = process.argv.slice(2);
-  const { values, positionals } = parseArgs({
-    args: rest,
+  const { values, positionals } = readCommandLine(rest, {
+    usage: USAGE,
     allowPositionals: true,
     options: {
       out: { type: 'string' },
@@ -45,8 +45,24 @@ async function main() {
     console.log(USAGE);
     process.exit(values.help ? 0 : 1);
   }
+  // Before the database opens: a backup given a file name without --out would otherwise go to
+  // the default file, and a restore reads exactly one file.
+  if (command === 'backup' && positionals.length) {
+    throw new UsageError(`不认识的参数：${positionals.join(' ')}（备份文件用 --out 指定）\n${USAGE}`);
+  }
+  if (command === 'restore' && positionals.length !== 1) {
+    throw new UsageError(
+      `${positionals.length ? `只能指定一个备份文件，收到：${positionals.join(' ')}` : '请指定要恢复的备份文件'}\n${USAGE}`,
+    );
+  }
+  if (command === 'restore' && !fs.existsSync(positionals[0])) throw new BackupError(`备份文件 ${positionals[0]} 不存在`);
 
   const config = loadConfig();
+  // Opening an embedded database makes one where there is none: a backup of a mistyped DATA_DIR
+  // would leave a new empty database there.
+  if (command === 'backup' && !config.databaseUrl && !fs.existsSync(config.dataDir)) {
+    throw new BackupError(`数据目录 ${path.resolve(config.dataDir)} 不存在，没有可备份的内置数据库（DATA_DIR 是否写错了？）`);
+  }
   const database = await openConfiguredDatabase(config);
   const where = database.kind === 'postgres' ? 'PostgreSQL（DATABASE_URL）' : `内置数据库（${config.dataDir}）`;
   const started = Date.now();
@@ -61,8 +77,6 @@ async function main() {
       );
     } else {
       const file = positionals[0];
-      if (!file) throw new BackupError(`请指定要恢复的备份文件\n${USAGE}`);
-      if (!fs.existsSync(file)) throw new BackupError(`备份文件 ${file} 不存在`);
       const counts = await restore(database, path.resolve(file), { force: values.force });
       console.log(`已从 ${path.resolve(file)} 恢复到${where}（${((Date.now() - started) / 1000).toFixed(1)} 秒）：${describe(counts)}`);
     }
@@ -72,7 +86,8 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  const known = error instanceof ConfigError || error instanceof DataDirInUseError || error instanceof BackupError;
+  const known =
+    error instanceof ConfigError || error instanceof DataDirInUseError || error instanceof BackupError || error instanceof UsageError;
   console.error(known ? (error as Error).message : error);
   process.exit(1);
 });

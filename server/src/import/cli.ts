@@ -6,9 +6,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config';
 import { openConfiguredDatabase } from '../db/configured';
+import { readCommandLine, UsageError } from '../lib/command-line';
 import { DataDirInUseError } from '../lib/data-dir-lock';
 import { runImport, type Collection } from './importer';
 import { formatReport } from './report';
@@ -23,8 +23,6 @@ const USAGE = `用法：npm run import -- <来源> [--static <旧服务器的 pu
   --reset-legacy-passwords  给每个导入的管理员一个新的随机密码（只打印这一次），不保留旧的 md5 密码
   --report <文件>           把完整报告（每条跳过、修正的记录）写成 JSON 文件
 数据库与服务器相同：设置了 DATABASE_URL 时是该 PostgreSQL，否则是 DATA_DIR 中的内置数据库（先停止服务器）。`;
-
-class UsageError extends Error {}
 
 function progress(): (collection: Collection, done: number, total: number) => void {
   const tty = process.stderr.isTTY;
@@ -55,8 +53,8 @@ function progress(): (collection: Collection, done: number, total: number) => vo
 }
 
 async function main() {
-  const { values, positionals } = parseArgs({
-    args: process.argv.slice(2),
+  const { values, positionals } = readCommandLine(process.argv.slice(2), {
+    usage: USAGE,
     allowPositionals: true,
     options: {
       static: { type: 'string' },

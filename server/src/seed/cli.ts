@@ -3,9 +3,9 @@
  * DATA_DIR) with realistic demo content. Sizes come from flags, e.g.
  *   npm run seed -- --users 1000000 --issues 200000 --comments 1000000 --books 100000
  */
-import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config';
 import { openConfiguredDatabase } from '../db/configured';
+import { readCommandLine } from '../lib/command-line';
 import { DataDirInUseError } from '../lib/data-dir-lock';
 import { DEFAULT_SIZES, DEMO_SIZES, resetContent, seed, SEEDED_USER_PASSWORD, type SeedSizes } from './seed';
 
@@ -19,8 +19,8 @@ const USAGE = `用法：npm run seed -- [--users N] [--books N] [--interviews N]
   .join('，')}`;
 
 function parseSizes(argv: string[]): { sizes: SeedSizes; reset: boolean } {
-  const { values } = parseArgs({
-    args: argv,
+  const { values } = readCommandLine(argv, {
+    usage: USAGE,
     options: {
       users: { type: 'string' },
       books: { type: 'string' },
