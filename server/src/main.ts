@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { buildApp } from './app';
-import { ConfigError, loadConfig } from './config';
+import { type Config, ConfigError, loadConfig } from './config';
 import type { Database } from './db/client';
 import { openConfiguredDatabase } from './db/configured';
 import { readCommandLine, UsageError } from './lib/command-line';
@@ -42,6 +42,23 @@ function banner(url: string, database: Database, dataDir: string, first: FirstAd
   return lines.join('\n');
 }
 
+/** A start stopped by something the operator can put right: said in their terms, without a stack. */
+class StartError extends Error {}
+
+/** The refusals of the listen an operator meets (the port taken, a low port, a HOST not on this machine). */
+function listenRefusal(error: unknown, host: string, port: number): StartError | null {
+  switch ((error as NodeJS.ErrnoException).code) {
+    case 'EADDRINUSE':
+      return new StartError(`端口 ${port} 已被占用（${host}:${port}）：请先停止占用它的程序，或用 PORT 换一个端口。`);
+    case 'EACCES':
+      return new StartError(`没有权限监听 ${host}:${port}（1024 以下的端口需要特权）：请用 PORT 换一个 1024 以上的端口。`);
+    case 'EADDRNOTAVAIL':
+      return new StartError(`本机没有地址 ${host}：请把 HOST 设为本机的地址（如 127.0.0.1，或 0.0.0.0 监听所有地址）。`);
+    default:
+      return null;
+  }
+}
+
 async function main() {
   // A mistyped flag stops the start here, before anything opens, rather than being ignored.
   const { values: flags } = readCommandLine(process.argv.slice(2), {
@@ -80,19 +97,62 @@ async function main() {
   }
 
   const first = await ensureFirstSuperAdmin(database.db, createAdminRepository(database.db), config);
-  // `npm start -- --demo`: a first-time visitor sees a living product instead of empty tables.
-  if (flags.demo && (await isEmpty(database.db))) {
-    await seed(database.db, DEMO_SIZES);
-    console.log('已填充演示数据（--demo）。');
+  let app: App;
+  try {
+    app = await serve(config, database, { demo: flags.demo === true, tracing });
+  } catch (error) {
+    // Made at this start and shown nowhere yet: shown now, or the first super admin is locked out.
+    if (first.generatedPassword) {
+      console.error(
+        `超级管理员账号 ${first.loginId} 已在这次启动中创建，初始密码：${first.generatedPassword}（只显示这一次，请保存；下次启动不会再显示）`,
+      );
+    }
+    throw error;
   }
-  const logging = await createLogging(config, { terminal: Boolean(process.stdout.isTTY) });
-  const app = await buildApp({ config, database, logging, tracing });
-  // Accounts whose names already collided when the canonical names were first computed (migration
-  // 0004): kept, and named at every start until someone renames or removes them.
-  for (const collision of await loginKeyCollisions(database.db)) {
-    app.log.warn(collision, 'account name collides with an older account by its canonical form; kept with a suffixed login_key');
-  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  console.log(banner(`http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`, database, config.dataDir, first));
+}
 
+type App = Awaited<ReturnType<typeof buildApp>>;
+
+/**
+ * The demo content if asked, the app, its stop on SIGTERM/SIGINT, and the listen. A start that
+ * fails here closes what it opened (the data folder is given back) before it says why.
+ */
+async function serve(
+  config: Config,
+  database: Database,
+  { demo, tracing }: { demo: boolean; tracing: ReturnType<typeof tracingFor> },
+): Promise<App> {
+  let app: App | undefined;
+  try {
+    // `npm start -- --demo`: a first-time visitor sees a living product instead of empty tables.
+    if (demo && (await isEmpty(database.db))) {
+      await seed(database.db, DEMO_SIZES);
+      console.log('已填充演示数据（--demo）。');
+    }
+    const logging = await createLogging(config, { terminal: Boolean(process.stdout.isTTY) });
+    app = await buildApp({ config, database, logging, tracing });
+    // Accounts whose names already collided when the canonical names were first computed (migration
+    // 0004): kept, and named at every start until someone renames or removes them.
+    for (const collision of await loginKeyCollisions(database.db)) {
+      app.log.warn(collision, 'account name collides with an older account by its canonical form; kept with a suffixed login_key');
+    }
+    stopOnSignals(app, database, config);
+    await app.listen({ port: config.port, host: config.host }).catch((error: unknown) => {
+      throw listenRefusal(error, config.host, config.port) ?? error;
+    });
+    return app;
+  } catch (error) {
+    await app?.close().catch(() => undefined);
+    await database.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+function stopOnSignals(app: App, database: Database, config: Config) {
   let stopping = false;
   const stop = async (signal: NodeJS.Signals) => {
     if (stopping) return;
@@ -123,16 +183,10 @@ async function main() {
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
-
-  await app.listen({ port: config.port, host: config.host });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  console.log(banner(`http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`, database, config.dataDir, first));
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof DataDirInUseError || error instanceof UsageError) {
+  if (error instanceof ConfigError || error instanceof DataDirInUseError || error instanceof UsageError || error instanceof StartError) {
     console.error(error.message);
   } else {
     console.error('启动失败：', error);
