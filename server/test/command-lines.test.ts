@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 /**
- * The tools an operator types (npm start, seed, backup, restore, import): a command line they do
+ * The tools an operator types (npm start, seed, backup, restore, import, audit:verify): a command line they do
  * not take stops them with a message naming what, before the database opens, instead of being
  * ignored or ending in a stack trace.
  */
@@ -34,11 +34,14 @@ it('npm start -- --help prints the server’s usage and stops', () => {
   untouched();
 });
 
-it('npm run backup of a data folder that does not exist says so, and makes none', () => {
+it.each([
+  ['npm run backup', 'server/src/backup/cli.ts', ['backup', '--out', path.join(os.tmpdir(), `cs-args-${process.pid}.jsonl.gz`)]],
+  ['npm run audit:verify', 'server/src/modules/audit/verify-cli.ts', []],
+])('%s of a data folder that does not exist says so, and makes none', (_command, entry, args) => {
   fs.rmSync(dataDir, { recursive: true });
-  const result = run('server/src/backup/cli.ts', 'backup', '--out', path.join(os.tmpdir(), `cs-args-${process.pid}.jsonl.gz`));
+  const result = run(entry, ...args);
   expect(result.status).toBe(1);
-  expect(result.stderr.trim()).toBe(`数据目录 ${dataDir} 不存在，没有可备份的内置数据库（DATA_DIR 是否写错了？）`);
+  expect(result.stderr.trim()).toBe(`数据目录 ${dataDir} 不存在，那里没有内置数据库（DATA_DIR 是否写错了？）`);
   expect(fs.existsSync(dataDir)).toBe(false);
 });
 
@@ -55,6 +58,7 @@ it.each([
   ['npm run restore', 'server/src/backup/cli.ts', ['restore'], '请指定要恢复的备份文件'],
   ['npm run restore -- a.gz --froce', 'server/src/backup/cli.ts', ['restore', 'a.gz', '--froce'], '不认识的参数：--froce'],
   ['npm run import -- dump.js --dryrun', 'server/src/import/cli.ts', ['dump.js', '--dryrun'], '不认识的参数：--dryrun'],
+  ['npm run audit:verify -- --fix', 'server/src/modules/audit/verify-cli.ts', ['--fix'], '不认识的参数：--fix'],
 ])('%s: refused by name, with the usage, before the database opens', (_command, entry, args, problem) => {
   const result = run(entry, ...args);
   expect(result.status).toBe(1);

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../config';
 import { openConfiguredDatabase } from '../db/configured';
-import { readCommandLine, UsageError } from '../lib/command-line';
+import { readCommandLine, requireExistingDataDir, UsageError } from '../lib/command-line';
 import { DataDirInUseError } from '../lib/data-dir-lock';
 import { backup, BackupError, restore, type TableCounts } from './backup';
 
@@ -58,11 +58,7 @@ async function main() {
   if (command === 'restore' && !fs.existsSync(positionals[0])) throw new BackupError(`备份文件 ${positionals[0]} 不存在`);
 
   const config = loadConfig();
-  // Opening an embedded database makes one where there is none: a backup of a mistyped DATA_DIR
-  // would leave a new empty database there.
-  if (command === 'backup' && !config.databaseUrl && !fs.existsSync(config.dataDir)) {
-    throw new BackupError(`数据目录 ${path.resolve(config.dataDir)} 不存在，没有可备份的内置数据库（DATA_DIR 是否写错了？）`);
-  }
+  if (command === 'backup') requireExistingDataDir(config);
   const database = await openConfiguredDatabase(config);
   const where = database.kind === 'postgres' ? 'PostgreSQL（DATABASE_URL）' : `内置数据库（${config.dataDir}）`;
   const started = Date.now();

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 /** A command line a tool does not understand: its message names what, and ends with the usage. */
@@ -31,4 +33,14 @@ export function readCommandLine<O extends Options, P extends boolean = false>(
   if (problems.length) throw new UsageError(`${problems.join('\n')}\n${usage}`);
   // Every argument is one it takes: the strict reading gives the typed values, and cannot throw.
   return parseArgs({ args: argv, options, allowPositionals, strict: true });
+}
+
+/**
+ * For a tool that reads what a server made (backup, audit:verify): opening an embedded database
+ * makes one where there is none, so a mistyped DATA_DIR is refused instead of left with a new,
+ * empty database in it.
+ */
+export function requireExistingDataDir(config: { databaseUrl: string | null; dataDir: string }): void {
+  if (config.databaseUrl || fs.existsSync(config.dataDir)) return;
+  throw new UsageError(`数据目录 ${path.resolve(config.dataDir)} 不存在，那里没有内置数据库（DATA_DIR 是否写错了？）`);
 }

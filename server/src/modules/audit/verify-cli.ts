@@ -8,6 +8,7 @@ import type { AuditChainReport } from '#contract/audit';
 import { ConfigError, loadConfig } from '../../config';
 import { queryRows } from '../../db/client';
 import { openConfiguredDatabase } from '../../db/configured';
+import { readCommandLine, requireExistingDataDir, UsageError } from '../../lib/command-line';
 import { DataDirInUseError } from '../../lib/data-dir-lock';
 import { verifyChain } from './audit.chain';
 
@@ -21,8 +22,18 @@ export function describeReport(report: AuditChainReport, timeZone: string): stri
   return `日志链在${which}处断开：${broken.reason}。此前 ${report.count} 条核对无误${purged}。`;
 }
 
+const USAGE = `用法：npm run audit:verify
+  核对操作日志的哈希链（服务器所用的数据库：设置了 DATABASE_URL 时是该 PostgreSQL，否则是 DATA_DIR 中的内置数据库，先停止服务器）。
+  退出码 0：完整；2：断开（指出第一条断开的记录）；1：无法核对。`;
+
 async function main() {
+  const { values } = readCommandLine(process.argv.slice(2), { options: { help: { type: 'boolean', short: 'h' } }, usage: USAGE });
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
   const config = loadConfig();
+  requireExistingDataDir(config);
   const database = await openConfiguredDatabase(config);
   try {
     const [found] = await queryRows<{ name: string | null }>(database.db, sql`select to_regclass('audit_chain_gaps')::text as name`);
@@ -40,7 +51,7 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  const known = error instanceof ConfigError || error instanceof DataDirInUseError;
+  const known = error instanceof ConfigError || error instanceof DataDirInUseError || error instanceof UsageError;
   console.error(known ? (error as Error).message : error);
   process.exit(1);
 });
