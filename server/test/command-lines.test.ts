@@ -4,9 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 
 /**
- * The tools an operator types (npm start, seed, backup, restore, import, audit:verify): a command line they do
- * not take stops them with a message naming what, before the database opens, instead of being
- * ignored or ending in a stack trace.
+ * The tools an operator types (npm start, seed, backup, restore, import, audit:verify): a command
+ * line they do not take stops them with a message naming what, before the database opens,
+ * instead of being ignored or ending in a stack trace.
  */
 
 const root = path.resolve(__dirname, '../..');

@@ -125,9 +125,9 @@ function backedUp(): Array<TableInfo & { primaryKey: Column }> {
 
 const isBinary = (column: Column) => column.getSQLType() === 'bytea';
 
-/** When the newest migration this database has was written (drizzle's migration stamp), or 0. */
 export const NEVER_SET_UP = '这个数据库里还没有 coderstation 的数据表（服务器从未在它上面启动过），没有可备份的内容';
 
+/** When the newest migration this database has was written (drizzle's migration stamp), or 0. */
 async function migratedUpTo(db: Db): Promise<number> {
   const [exists] = await queryRows<{ name: string | null }>(db, sql`select to_regclass('drizzle.__drizzle_migrations')::text as name`);
   if (!exists?.name) return 0;
