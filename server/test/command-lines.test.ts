@@ -1,7 +1,7 @@
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { runFromSource } from './live/source-process';
 
 /**
  * The tools an operator types (npm start, seed, backup, restore, import, audit:verify): a command
@@ -9,7 +9,6 @@ import path from 'node:path';
  * instead of being ignored or ending in a stack trace.
  */
 
-const root = path.resolve(__dirname, '../..');
 let dataDir: string;
 beforeEach(() => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cs-args-'));
@@ -17,12 +16,7 @@ beforeEach(() => {
 afterEach(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 const run = (entry: string, ...args: string[]) =>
-  spawnSync(process.execPath, ['--import', 'tsx', entry, ...args], {
-    cwd: root,
-    env: { PATH: process.env.PATH, NODE_ENV: 'test', DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent' },
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
+  runFromSource(entry, args, { NODE_ENV: 'test', DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent' });
 
 /** Nothing was opened or written: the embedded database makes its files in DATA_DIR when it opens. */
 const untouched = () => expect(fs.readdirSync(dataDir)).toEqual([]);

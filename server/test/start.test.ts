@@ -1,18 +1,17 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { signIn } from './live/client';
 import { CAPTCHA } from './live/server-process';
+import { spawnFromSource } from './live/source-process';
 
 /**
  * The first start as an operator meets it when something is in the way: the port is taken. The
  * start stops with a message saying so, without a stack, and the first super admin it made on
  * the way is not locked out: its generated password is shown then, since the banner never is.
  */
-
-const root = path.resolve(__dirname, '../..');
 let dataDir: string;
 const children: ChildProcess[] = [];
 
@@ -26,16 +25,12 @@ afterEach(() => {
 
 /** Starts the server from its source; resolves with what it printed once it exits or prints its banner. */
 function start(port: number): Promise<{ status: number | null; stdout: string; stderr: string; url?: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: 'test',
-      CAPTCHA_TEST_ANSWER: CAPTCHA,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      LOG_LEVEL: 'silent',
-    },
+  const child = spawnFromSource('server/src/main.ts', [], {
+    NODE_ENV: 'test',
+    CAPTCHA_TEST_ANSWER: CAPTCHA,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    LOG_LEVEL: 'silent',
   });
   children.push(child);
   let stdout = '';

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,6 +8,7 @@ import { canonicalLoginId } from '../lib/account-names';
 import { lockDataDir } from '../lib/data-dir-lock';
 import { DEFAULT_AVATAR } from '../lib/defaults';
 import { bearer, createTestContext, freshDatabase, type TestContext } from '../../test/harness';
+import { runFromSource } from '../../test/live/source-process';
 import { DumpSyntaxError } from './dump-script';
 import { runImport, type ImportOptions, type ImportReport } from './importer';
 import { formatReport } from './report';
@@ -613,18 +613,11 @@ describe('npm run import: a malformed dump is refused with its line and nothing 
 });
 
 describe('npm run import: the command', () => {
-  const tsx = path.join(__dirname, '../../../node_modules/.bin/tsx');
-  const cli = path.join(__dirname, 'cli.ts');
-
   it('refuses, saying why, while another process holds the embedded database', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cs-import-lock-'));
     const release = lockDataDir(dataDir);
     try {
-      const run = spawnSync(tsx, [cli, DUMP, '--static', STATIC], {
-        env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', NODE_ENV: 'test' },
-        encoding: 'utf8',
-        timeout: 60_000,
-      });
+      const run = runFromSource('server/src/import/cli.ts', [DUMP, '--static', STATIC], { DATA_DIR: dataDir, NODE_ENV: 'test' });
       expect(run.status).toBe(1);
       expect(run.stderr).toContain('正被另一个服务进程');
     } finally {

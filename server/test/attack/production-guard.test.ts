@@ -1,23 +1,22 @@
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { runFromSource } from '../live/source-process';
 
 /**
  * The fixed captcha answer is for automated tests only. The real entry point must refuse to start
  * with it whenever NODE_ENV means production, however it is spelt, before it opens anything.
  */
 
-const root = path.resolve(__dirname, '../../..');
-
 function start(nodeEnv: string) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cs-guard-'));
   try {
-    return spawnSync(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
-      cwd: root,
-      env: { PATH: process.env.PATH, NODE_ENV: nodeEnv, CAPTCHA_TEST_ANSWER: 'abcd', DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent' },
-      encoding: 'utf8',
-      timeout: 60_000,
+    return runFromSource('server/src/main.ts', [], {
+      NODE_ENV: nodeEnv,
+      CAPTCHA_TEST_ANSWER: 'abcd',
+      DATA_DIR: dataDir,
+      PORT: '0',
+      LOG_LEVEL: 'silent',
     });
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });
