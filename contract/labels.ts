@@ -60,6 +60,8 @@ export const FIELD_LABELS: Record<string, string> = {
   to: '结束时间',
   sessions: '会话',
   recoveryCodes: '恢复码',
+  twoFactor: '两步验证',
+  passkeys: '通行密钥',
 };
 
 /** A field's Chinese name; an unknown one (a field added later) as it is. */

@@ -28,6 +28,8 @@ export const AUDIT_ACTIONS = {
   recoveryCodesRegenerate: '重新生成恢复码',
   endSessions: '结束会话',
   securitySettings: '修改安全设置',
+  /** `npm run admin:reset` on the server's machine: a new password, two-step and passkeys off (docs/operations.md). */
+  signInReset: '重置登录',
   // The review queue and sanctions (issue 25): 撤销此修改 puts each back its own way (below).
   reviewReject: '审核拒绝',
   mute: '禁言',

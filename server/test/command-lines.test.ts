@@ -4,7 +4,7 @@ import path from 'node:path';
 import { runFromSource } from './live/source-process';
 
 /**
- * The tools an operator types (npm start, seed, backup, restore, import, audit:verify): a command
+ * The tools an operator types (npm start, seed, backup, restore, import, audit:verify, admin:reset): a command
  * line they do not take stops them with a message naming what, before the database opens,
  * instead of being ignored or ending in a stack trace.
  */
@@ -31,6 +31,7 @@ it('npm start -- --help prints the server’s usage and stops', () => {
 it.each([
   ['npm run backup', 'server/src/backup/cli.ts', ['backup', '--out', path.join(os.tmpdir(), `cs-args-${process.pid}.jsonl.gz`)]],
   ['npm run audit:verify', 'server/src/modules/audit/verify-cli.ts', []],
+  ['npm run admin:reset -- admin', 'server/src/modules/admin/reset-cli.ts', ['admin']],
 ])('%s of a data folder that does not exist says so, and makes none', (_command, entry, args) => {
   fs.rmSync(dataDir, { recursive: true });
   const result = run(entry, ...args);
@@ -53,6 +54,9 @@ it.each([
   ['npm run restore -- a.gz --froce', 'server/src/backup/cli.ts', ['restore', 'a.gz', '--froce'], '不认识的参数：--froce'],
   ['npm run import -- dump.js --dryrun', 'server/src/import/cli.ts', ['dump.js', '--dryrun'], '不认识的参数：--dryrun'],
   ['npm run audit:verify -- --fix', 'server/src/modules/audit/verify-cli.ts', ['--fix'], '不认识的参数：--fix'],
+  ['npm run admin:reset', 'server/src/modules/admin/reset-cli.ts', [], '请指定一个管理员账号'],
+  ['npm run admin:reset -- admin root', 'server/src/modules/admin/reset-cli.ts', ['admin', 'root'], '请指定一个管理员账号'],
+  ['npm run admin:reset -- admin --enabel', 'server/src/modules/admin/reset-cli.ts', ['admin', '--enabel'], '不认识的参数：--enabel'],
 ])('%s: refused by name, with the usage, before the database opens', (_command, entry, args, problem) => {
   const result = run(entry, ...args);
   expect(result.status).toBe(1);
