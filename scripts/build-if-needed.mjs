@@ -42,8 +42,20 @@ function run(script) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
+// Both halves are built from contract/ too: the server bundles its schemas, the front end its types.
+export const webBuildNeeded = () =>
+  builtAt(webIndex) < newestMtime(['src', 'contract', 'config', 'public', '.umirc.ts', 'package-lock.json']);
+const serverBuildNeeded = () => builtAt(serverBundle) < newestMtime(['server/src', 'contract', 'server/migrations', 'package-lock.json']);
+
+export function buildWebIfNeeded() {
+  if (webBuildNeeded()) run('build:web');
+}
+
+export function buildServerIfNeeded() {
+  if (serverBuildNeeded()) run('build:server');
+}
+
 export function buildIfNeeded() {
-  // Both halves are built from contract/ too: the server bundles its schemas, the front end its types.
-  if (builtAt(webIndex) < newestMtime(['src', 'contract', 'config', 'public', '.umirc.ts', 'package-lock.json'])) run('build:web');
-  if (builtAt(serverBundle) < newestMtime(['server/src', 'contract', 'server/migrations', 'package-lock.json'])) run('build:server');
+  buildWebIfNeeded();
+  buildServerIfNeeded();
 }

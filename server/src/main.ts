@@ -70,6 +70,9 @@ async function main() {
     return;
   }
   const config = loadConfig(process.env, { webRoot: DEFAULT_WEB_ROOT });
+  // scripts/start.mjs asks only this much before it builds the front end: the command line and
+  // the settings are fine.
+  if (process.env.START_CHECK_ONLY === '1') return;
   let feedLost = false;
   // Before the database: its statements are traced through the hook given when it opens.
   const tracing = tracingFor(config);

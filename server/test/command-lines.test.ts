@@ -28,6 +28,18 @@ it('npm start -- --help prints the server’s usage and stops', () => {
   untouched();
 });
 
+it('before npm start builds the front end, the server checks its command line and settings and stops (START_CHECK_ONLY)', () => {
+  const fine = runFromSource('server/src/main.ts', ['--demo'], { NODE_ENV: 'test', DATA_DIR: dataDir, PORT: '0', START_CHECK_ONLY: '1' });
+  expect(fine.status).toBe(0);
+  expect(fine.stdout + fine.stderr).toBe('');
+  untouched();
+
+  const wrong = runFromSource('server/src/main.ts', [], { NODE_ENV: 'test', DATA_DIR: dataDir, PORT: 'abc', START_CHECK_ONLY: '1' });
+  expect(wrong.status).toBe(1);
+  expect(wrong.stderr.trim()).toBe('环境变量 PORT 无效："abc" 不是 0 到 65535 之间的端口号');
+  untouched();
+});
+
 it.each([
   ['npm run backup', 'server/src/backup/cli.ts', ['backup', '--out', path.join(os.tmpdir(), `cs-args-${process.pid}.jsonl.gz`)]],
   ['npm run audit:verify', 'server/src/modules/audit/verify-cli.ts', []],
