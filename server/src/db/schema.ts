@@ -552,14 +552,16 @@ export const userSessions = pgTable(
   (t) => [index('user_sessions_user_id_idx').on(t.userId), index('user_sessions_expires_at_idx').on(t.expiresAt)],
 );
 
-/** Every change of a user's points, by the server's rules (docs/api.md "Public calls"), with the balance after it. */
+/**
+ * Every change of a user's points, by the server's rules (docs/api.md "Public calls"), with the
+ * balance after it. No foreign key: a member sent to the recycle bin and brought back keeps their
+ * history; purging the member from the bin deletes it (trash.repository.ts).
+ */
 export const pointsLedger = pgTable(
   'points_ledger',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    userId: id('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: id('user_id').notNull(),
     delta: integer('delta').notNull(),
     /** One of POINTS_REASONS (contract/values/site.ts). */
     reason: text('reason').notNull(),
@@ -576,18 +578,18 @@ export const pointsLedger = pgTable(
   ],
 );
 
-/** The books whose download link a member has paid for, once each. */
+/**
+ * The books whose download link a member has paid for, once each. No foreign keys: a member or a
+ * book sent to the recycle bin and brought back keeps what was paid for, whichever comes back
+ * first; purging either from the bin deletes its unlocks (trash.repository.ts).
+ */
 export const bookUnlocks = pgTable(
   'book_unlocks',
   {
     // A single-column key, as the backup reads every table in batches by one (backup.ts).
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    userId: id('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    bookId: id('book_id')
-      .notNull()
-      .references(() => books.id, { onDelete: 'cascade' }),
+    userId: id('user_id').notNull(),
+    bookId: id('book_id').notNull(),
     at: epochMs('at').notNull(),
   },
   (t) => [uniqueIndex('book_unlocks_user_book_key').on(t.userId, t.bookId), index('book_unlocks_book_id_idx').on(t.bookId)],

@@ -213,15 +213,37 @@ export function createTrashRepository(db: Db) {
       }
     },
 
-    /** Deletes the entries and then the uploads only they referred to; answers how many of each. */
+    /**
+     * Deletes the entries, what their members and books left behind (points history, unlocks:
+     * kept outside the bin so that a restore finds them, schema.ts), and then the uploads only
+     * they referred to; answers how many entries and uploads went.
+     */
     async remove(ids: string[], tx: TrashLocks): Promise<{ entries: number; uploads: number }> {
       if (!ids.length) return { entries: 0, uploads: 0 };
+      const held = await queryRows<{ tbl: 'users' | 'books'; id: string }>(
+        tx,
+        sql`select part->>'table' as tbl, r->>'id' as id
+          from trash e cross join jsonb_array_elements(e.rows) part cross join jsonb_array_elements(part->'rows') r
+          where e.id in (${idList(ids)}) and part->>'table' in ('users', 'books')`,
+      );
       const removed = await queryRows<{ upload: string | null }>(
         tx,
         sql`with gone as (delete from trash where id in (${idList(ids)}) returning id, rows)
           select gone.id as entry, (regexp_matches(gone.rows::text, ${UPLOAD_REFERENCE}, 'g'))[1] as upload from gone
           union all select gone.id, null from gone`,
       );
+      // A record live again under the same id (imported since) keeps its rows.
+      const forget = async (table: string, column: string, parent: 'users' | 'books') => {
+        const parents = held.filter((row) => row.tbl === parent).map((row) => row.id);
+        if (!parents.length) return;
+        await tx.execute(
+          sql`delete from ${sql.identifier(table)} a where a.${sql.identifier(column)} in (${idList(parents)})
+            and not exists (select 1 from ${sql.identifier(parent)} p where p.id = a.${sql.identifier(column)})`,
+        );
+      };
+      await forget('points_ledger', 'user_id', 'users');
+      await forget('book_unlocks', 'user_id', 'users');
+      await forget('book_unlocks', 'book_id', 'books');
       const entries = removed.filter((r) => r.upload === null).length;
       const candidates = [...new Set(removed.flatMap((r) => (r.upload ? [r.upload] : [])))];
       return { entries, uploads: await deleteOrphanUploads(candidates, tx) };

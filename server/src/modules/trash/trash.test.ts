@@ -288,6 +288,83 @@ describe('recycle bin: conflicts, permissions, purge', () => {
   });
 });
 
+describe('recycle bin: what members paid for and earned', () => {
+  const db = () => t.database.db;
+  const unlocksOf = async (userId: string) =>
+    (await queryRows<{ book_id: string }>(db(), sql`select book_id from book_unlocks where user_id = ${userId} order by book_id`)).map(
+      (r) => r.book_id,
+    );
+  const historyOf = async (userId: string) =>
+    queryRows<{ delta: number; reason: string }>(db(), sql`select delta, reason from points_ledger where user_id = ${userId} order by id`);
+  const unlock = (bookId: string, token: string) => t.inject({ method: 'POST', url: `/api/book/${bookId}/unlock`, headers: bearer(token) });
+  const pointsOf = async (userId: string) =>
+    (await queryRows<{ points: number }>(db(), sql`select points from users where id = ${userId}`))[0]?.points;
+
+  it('a book binned and brought back still shows its link to those who paid, and charges nobody twice', async () => {
+    const fixtures = contentFixtures(db());
+    const book = await fixtures.book(await fixtures.type('bin-paid-type'), { requirePoints: 30, downloadLink: 'https://pan.example/paid' });
+    const member = await t.signUpMember('bin-paid', { ip: '10.77.0.1' });
+    expect((await unlock(book, member.token)).statusCode).toBe(200);
+    expect(await pointsOf(member.id)).toBe(70);
+
+    await api('DELETE', `/api/book/${book}`);
+    expect((await api('POST', `/api/trash/${(await entryOf(book))._id}/restore`)).statusCode).toBe(200);
+
+    const detail = await t.inject({ method: 'GET', url: `/api/book/${book}`, headers: bearer(member.token) });
+    expect(detail.json().data.downloadLink).toBe('https://pan.example/paid');
+    expect((await unlock(book, member.token)).statusCode).toBe(200);
+    expect(await pointsOf(member.id)).toBe(70);
+    expect((await historyOf(member.id)).filter((e) => e.delta < 0)).toHaveLength(1);
+  });
+
+  it('a member and a book both binned come back with the unlock whichever is restored first; a purge forgets what it held', async () => {
+    const fixtures = contentFixtures(db());
+    const typeId = await fixtures.type('bin-both-type');
+    for (const order of ['member first', 'book first'] as const) {
+      const tag = order === 'member first' ? 'm' : 'b';
+      const book = await fixtures.book(typeId, { requirePoints: 20 });
+      const member = await t.signUpMember(`bin-both-${tag}`, { ip: `10.77.1.${tag === 'm' ? 1 : 2}` });
+      expect((await unlock(book, member.token)).statusCode).toBe(200);
+      const history = await historyOf(member.id);
+      expect(history).toHaveLength(1);
+
+      // The member goes first, then the book: the unlock belongs to both.
+      await api('DELETE', `/api/user/${member.id}`);
+      await api('DELETE', `/api/book/${book}`);
+      const entries = { member: (await entryOf(member.id))._id, book: (await entryOf(book))._id };
+      const first = order === 'member first' ? entries.member : entries.book;
+      const second = order === 'member first' ? entries.book : entries.member;
+      expect((await api('POST', `/api/trash/${first}/restore`)).statusCode).toBe(200);
+      expect((await api('POST', `/api/trash/${second}/restore`)).statusCode).toBe(200);
+      expect({
+        order,
+        unlocks: await unlocksOf(member.id),
+        history: await historyOf(member.id),
+        points: await pointsOf(member.id),
+      }).toEqual({
+        order,
+        unlocks: [book],
+        history,
+        points: 80,
+      });
+    }
+
+    // Purged for good: the member's history and unlocks go with them, and a purged book's unlocks.
+    const book = await fixtures.book(typeId, { requirePoints: 10 });
+    const keeper = await t.signUpMember('bin-both-keeper', { ip: '10.77.1.3' });
+    const leaver = await t.signUpMember('bin-both-leaver', { ip: '10.77.1.4' });
+    for (const member of [keeper, leaver]) expect((await unlock(book, member.token)).statusCode).toBe(200);
+    await api('DELETE', `/api/user/${leaver.id}`);
+    expect((await api('DELETE', `/api/trash/${(await entryOf(leaver.id))._id}`)).statusCode).toBe(200);
+    expect([await unlocksOf(leaver.id), await historyOf(leaver.id)]).toEqual([[], []]);
+    expect(await unlocksOf(keeper.id)).toEqual([book]);
+    await api('DELETE', `/api/book/${book}`);
+    expect((await api('DELETE', `/api/trash/${(await entryOf(book))._id}`)).statusCode).toBe(200);
+    expect(await unlocksOf(keeper.id)).toEqual([]);
+    expect(await historyOf(keeper.id)).toHaveLength(1);
+  });
+});
+
 describe('recycle bin: list and retention', () => {
   it('lists newest first, paged like every list, filtered by entity', async () => {
     const w = await world('bin-list');
