@@ -93,6 +93,27 @@ describe('requiredHtml', () => {
     expect(() => requiredHtml('issueContent', '<script>alert(1)</script>')).toThrow(AppError);
     expect(() => requiredHtml('issueContent', '<script>alert(1)</script>')).toThrow('问答描述（issueContent）不能为空');
   });
+
+  it.each([
+    ['an editor’s empty paragraph', '<p><br></p>'],
+    ['spaces in a paragraph', '<p>   </p>'],
+    ['no-break spaces', '<p>&nbsp;&nbsp;</p>'],
+    ['an empty table', '<table></table>'],
+    ['a link without text', '<p><a href="https://example.com"></a></p>'],
+    ['a zero-width space', '\u200b'],
+    ['invisible characters in markup', '<p>\u200b&zwnj;\u2060\u00ad\ufe0f</p>'],
+  ])('refuses content that shows nothing: %s', (_what, html) => {
+    expect(() => requiredHtml('commentContent', html)).toThrow('评论内容（commentContent）不能为空');
+  });
+
+  it.each([
+    ['one character', '<p>a</p>', '<p>a</p>'],
+    ['an escaped character', '<p>&lt;</p>', '<p>&lt;</p>'],
+    ['an image alone', '<p><img src="/static/uploads/x.png"></p>', '<p><img src="/static/uploads/x.png" /></p>'],
+    ['an emoji with its variation selector', '<p>❤️</p>', '<p>❤️</p>'],
+  ])('keeps content that shows something: %s', (_what, html, clean) => {
+    expect(requiredHtml('commentContent', html)).toBe(clean);
+  });
 });
 
 describe('sanitizeHtmlExplained', () => {

@@ -141,10 +141,36 @@ export function sanitizeHtmlExplained(html: string): { clean: string; removed: s
   return { clean, removed: [...removed] };
 }
 
-/** Sanitised HTML for a required field; content that was nothing but unsafe markup is refused. */
+// Characters that show nothing: white space (no-break space included) and the default-ignorable
+// code points (zero-width space and joiners, soft hyphen, variation selectors, …).
+const SHOWS_SOMETHING = /[^\s\p{Default_Ignorable_Code_Point}]/u;
+
+/** Whether sanitised HTML shows anything: a visible character or an image (`<p><br></p>` shows nothing). */
+export function showsSomething(clean: string): boolean {
+  let shows = false;
+  // Read only, never shown: the HTML was sanitised already.
+  sanitize(clean, {
+    allowedTags: false,
+    allowedAttributes: false,
+    allowVulnerableTags: true,
+    textFilter: (text) => {
+      if (SHOWS_SOMETHING.test(text)) shows = true;
+      return text;
+    },
+    onOpenTag: (name) => {
+      if (name === 'img') shows = true;
+    },
+  });
+  return shows;
+}
+
+/**
+ * Sanitised HTML for a required field. Content that shows nothing is refused as empty: nothing but
+ * unsafe markup, an editor's empty paragraph, white space or invisible characters.
+ */
 export function requiredHtml(field: string, html: string): string {
   const clean = sanitizeHtml(html);
-  if (!clean) throw badRequest(`${FIELD_LABELS[field] ?? field}（${field}）不能为空`);
+  if (!clean || !showsSomething(clean)) throw badRequest(`${FIELD_LABELS[field] ?? field}（${field}）不能为空`);
   return clean;
 }
 

@@ -4,11 +4,15 @@ import { badRequest } from '../lib/errors';
 // PostgreSQL text cannot hold U+0000: left in, it would fail the query as a 500.
 const NUL = '\u0000';
 const HAS_NUL = '请求内容不能包含空字符（\\u0000）';
+// White space and the default-ignorable code points (zero-width space and joiners, soft hyphen,
+// variation selectors, …), and nothing else.
+const SHOWS_NOTHING = /^[\s\p{Default_Ignorable_Code_Point}]+$/u;
 
 function normalise(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') {
     if (value.includes(NUL)) throw badRequest(HAS_NUL);
-    return value.trim();
+    // Only invisible characters (zero-width spaces, …) is as empty as only spaces.
+    return SHOWS_NOTHING.test(value) ? '' : value.trim();
   }
   if (depth > 32 || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((item) => normalise(item, depth + 1));

@@ -151,6 +151,34 @@ describe('who sees what', () => {
     expect(asMember.body).not.toMatch(/secret@example.com|10001|loginId/);
   });
 
+  it('a question or comment that shows nothing is refused as empty: nothing stored, counted or paid', async () => {
+    const member = await t.signUpMember('blank-poster', { ip: freshIp() });
+    const issue = await fx.issue(otherUserId, typeId, { issueStatus: true });
+    const post = (url: string, payload: object) => t.inject({ method: 'POST', url, headers: bearer(member.token), payload });
+    for (const commentContent of ['<p><br></p>', '<p>   </p>', '<table></table>', '\u200b', '<p>&nbsp;\u2060</p>']) {
+      const response = await post('/api/comment', { commentType: 1, issueId: issue, commentContent });
+      expect({ commentContent, status: response.statusCode, msg: response.json().msg }).toEqual({
+        commentContent,
+        status: 400,
+        msg: '评论内容（commentContent）不能为空',
+      });
+    }
+    const blankTitle = await post('/api/issue', { issueTitle: '\u200b\u200b', issueContent: '<p>有内容</p>', typeId });
+    expect({ status: blankTitle.statusCode, msg: blankTitle.json().msg }).toEqual({
+      status: 400,
+      msg: '问答标题（issueTitle）不能为空',
+    });
+    const blankContent = await post('/api/issue', { issueTitle: '标题', issueContent: '<p>\u200b</p>', typeId });
+    expect({ status: blankContent.statusCode, msg: blankContent.json().msg }).toEqual({
+      status: 400,
+      msg: '问答描述（issueContent）不能为空',
+    });
+    const [row] = await db().select().from(users).where(eq(users.id, member.id));
+    expect(row.points).toBe(100);
+    const [parent] = await db().select().from(issues).where(eq(issues.id, issue));
+    expect(parent.commentNumber).toBe(0);
+  });
+
   it('pending and binned issues answer 404 to visitors and members, and are in no list', async () => {
     const member = await t.signUpMember('looker', { ip: freshIp() });
     const pending = await fx.issue(otherUserId, typeId, { issueTitle: '待审核的问题', issueStatus: false });
@@ -290,6 +318,26 @@ describe('tokens and sessions', () => {
     expect((await t.inject({ method: 'GET', url: '/api/user/whoami', headers: bearer(member.token) })).statusCode).toBe(200);
     await t.inject({ method: 'PATCH', url: `/api/user/${member.id}`, headers: bearer(root), payload: { loginPwd: 'Third-Anchor-66' } });
     expect((await t.inject({ method: 'GET', url: '/api/user/whoami', headers: bearer(member.token) })).statusCode).toBe(401);
+  });
+
+  it('a new password of spaces only is refused, not taken as no change', async () => {
+    const member = await memberWithPassword('spaces-member');
+    await t.inject({
+      method: 'POST',
+      url: '/api/user/passwordcheck',
+      headers: bearer(member.token),
+      payload: { userId: member.id, loginPwd: member.password },
+    });
+    for (const loginPwd of ['      ', '\u3000\u3000\u3000\u3000\u3000\u3000', '\u200b\u200b\u200b\u200b\u200b\u200b']) {
+      const response = await t.inject({
+        method: 'PATCH',
+        url: `/api/user/${member.id}`,
+        headers: bearer(member.token),
+        payload: { loginPwd },
+      });
+      expect({ status: response.statusCode, msg: response.json().msg }).toEqual({ status: 400, msg: '密码长度至少 6 位' });
+    }
+    expect((await siteLogin('spaces-member', member.password)).statusCode).toBe(200);
   });
 
   it('a new password needs a passwordcheck of the current one by the same session; passwordcheck is for the own account only', async () => {

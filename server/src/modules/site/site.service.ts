@@ -348,7 +348,8 @@ export function createSiteService(deps: {
         ? combine(...(await Promise.all(publicText.map((text) => screen(db, { kind: 'user', text, author: null, html: false }, now())))))
         : null;
       let passwordHash: string | undefined;
-      if (loginPwd) {
+      // A new password of spaces only arrives trimmed to nothing: refused, never taken as "no change".
+      if (loginPwd !== undefined) {
         checkUserPassword(loginPwd);
         const checkedAt = await members.passwordCheckedAt(member.sessionId);
         if (checkedAt === null || now() - checkedAt > PASSWORD_CHECK_VALID_MS) throw badRequest(SITE_MESSAGES.checkPasswordFirst);
