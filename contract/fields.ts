@@ -8,8 +8,17 @@ import { Type } from '@sinclair/typebox';
 export const IntegerOf = <T extends number>(values: readonly T[], options: { description?: string } = {}) =>
   Type.Unsafe<T>({ type: 'integer', enum: [...values], ...options });
 
-/** An account name (admins and users alike): no spaces. */
-export const LoginId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[^\\s]+$' });
+/**
+ * An account name (admins and users alike): no white space and no invisible characters (zero-width
+ * spaces and joiners, soft hyphens, variation selectors: the default-ignorable code points), which
+ * would make two names that look the same.
+ */
+export const LoginId = Type.String({
+  minLength: 1,
+  maxLength: 64,
+  pattern: '^[^\\s\\p{Default_Ignorable_Code_Point}]+$',
+  description: '不能包含空白或不可见字符',
+});
 
 /** An image the screens show (avatar, cover): a site path or an http(s) address; empty means the default. */
 export const ImagePath = Type.String({

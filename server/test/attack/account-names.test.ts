@@ -1,5 +1,5 @@
 import { canonicalLoginId } from '../../src/lib/account-names';
-import { bearer, createTestContext, passwordOf, type TestContext } from '../harness';
+import { CAPTCHA, bearer, createTestContext, passwordOf, type TestContext } from '../harness';
 import { expectRefusal } from './support';
 
 /**
@@ -114,4 +114,30 @@ describe('users', () => {
     expect(response.statusCode).toBe(200);
     expect(response.json().data.loginId).toBe('Bob');
   });
+});
+
+describe('invisible characters', () => {
+  // Zero-width space, soft hyphen, word joiner, variation selector 16, Mongolian vowel separator,
+  // combining grapheme joiner: each makes a name that looks like `carol`.
+  const INVISIBLE = ['\u200b', '\u00ad', '\u2060', '\ufe0f', '\u180e', '\u034f'];
+  const signUp = async (loginId: string) =>
+    t.inject({ method: 'POST', url: '/api/user', headers: { cookie: await t.captchaCookie() }, payload: { loginId, captcha: CAPTCHA } });
+
+  it.each(INVISIBLE.map((c) => [`U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`, c]))(
+    'a name holding %s is refused, by a sign-up, an admin creating a user or an admin',
+    async (_name, invisible) => {
+      const loginId = `car${invisible}ol`;
+      expectRefusal(await signUp(loginId), 400, '账号（loginId）格式不正确');
+      expectRefusal(
+        await t.inject({ method: 'POST', url: '/api/user', headers: bearer(root), payload: { loginId } }),
+        400,
+        '账号（loginId）格式不正确',
+      );
+      expectRefusal(
+        await t.inject({ method: 'POST', url: '/api/admin', headers: bearer(root), payload: { loginId, permission: 2 } }),
+        400,
+        '账号（loginId）格式不正确',
+      );
+    },
+  );
 });

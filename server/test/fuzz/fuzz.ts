@@ -162,7 +162,8 @@ function fromSchema(schema: JsonSchemaLike, field: string): fc.Arbitrary<unknown
       if (schema.pattern) {
         let matching: fc.Arbitrary<string>;
         try {
-          matching = fc.stringMatching(new RegExp(schema.pattern));
+          // Read as the validator reads it (ajv's unicodeRegExp).
+          matching = fc.stringMatching(new RegExp(schema.pattern, 'u'));
         } catch {
           matching = fc.string({ maxLength: max });
         }
