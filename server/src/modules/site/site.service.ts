@@ -404,8 +404,9 @@ export function createSiteService(deps: {
 
     async ask(member: AuthenticatedMember, body: SiteCreateIssueBody): Promise<Issue> {
       await deps.sanctions.refuseIfSanctioned(member.id, 'mute');
-      await limits.take('issue', { memberId: member.id, ip: member.ip });
+      // A question refused as empty is not one of the hour's questions (nor is a comment, below).
       const issueContent = requiredHtml('issueContent', body.issueContent);
+      await limits.take('issue', { memberId: member.id, ip: member.ip });
       const at = now();
       const id = newId(at);
       // The moderation rules (a 拒绝 word refuses here); a question waits for approval anyway, and
