@@ -1,5 +1,6 @@
 import { AUTH_MESSAGES } from '#contract/auth';
 import { ERROR_CODES, errorCodeForStatus, type ErrorCode } from '#contract/envelope';
+import { FIELD_LABELS } from '#contract/fields';
 import type { VersionConflict } from '#contract/version';
 
 /** The one error type services throw; the error-handler plugin turns it into the envelope. */
@@ -20,6 +21,8 @@ export class AppError extends Error {
 }
 
 export const badRequest = (msg: string) => new AppError(400, msg);
+/** A field the schema cannot require on its own (one of two, by another field's value), said as the schema's own refusal is. */
+export const missingField = (field: string) => badRequest(`缺少必填字段：${FIELD_LABELS[field] ?? field}（${field}）`);
 /**
  * 401: by default for no token or one that ran out (errorCode SESSION_EXPIRED, the message 登录过期
  * as clients before errorCode know it); with a message of its own (wrong credentials), UNAUTHORIZED.

@@ -163,6 +163,9 @@ describe('who sees what', () => {
         msg: '评论内容（commentContent）不能为空',
       });
     }
+    // The parent the comment type names is missing: said as the schema says a missing field.
+    const orphan = await post('/api/comment', { commentType: 1, bookId: issue, commentContent: '<p>有内容</p>' });
+    expect({ status: orphan.statusCode, msg: orphan.json().msg }).toEqual({ status: 400, msg: '缺少必填字段：问答（issueId）' });
     const blankTitle = await post('/api/issue', { issueTitle: '\u200b\u200b', issueContent: '<p>有内容</p>', typeId });
     expect({ status: blankTitle.statusCode, msg: blankTitle.json().msg }).toEqual({
       status: 400,

@@ -1,7 +1,6 @@
 import { BOOK_MESSAGES } from '#contract/book';
 import { COMMENT_MESSAGES, type CommentType } from '#contract/comment';
 import type { Comment, CommentListQuery, CommentRow, CreateCommentBody } from '#contract/comment';
-import { FIELD_LABELS } from '#contract/fields';
 import { ISSUE_MESSAGES } from '#contract/issue';
 import type { Page } from '#contract/paging';
 import { USER_MESSAGES } from '#contract/user';
@@ -10,7 +9,7 @@ import type { Db } from '../../db/client';
 import { comments as commentsTable } from '../../db/schema';
 import { writeTransaction, type Locked } from '../../db/write-lock';
 import { ENTITIES, type BinLocks } from '../../db/entities';
-import { badRequest, notFound } from '../../lib/errors';
+import { badRequest, missingField, notFound } from '../../lib/errors';
 import { plainTitle, requiredHtml } from '../../lib/html';
 import { recordHold, screenAdminWrite } from '../moderation/moderation';
 import { newId } from '../../lib/ids';
@@ -117,7 +116,7 @@ export function createCommentService(deps: {
       const { commentType, userId } = body;
       const field = PARENT_FIELD[commentType];
       const parentId = body[field];
-      if (!parentId) throw badRequest(`缺少必填字段：${FIELD_LABELS[field]}（${field}）`);
+      if (!parentId) throw missingField(field);
       const commentContent = requiredHtml('commentContent', body.commentContent);
       const at = now();
       const verdict = await screenAdminWrite(db, 'comment', [{ text: commentContent, html: true }], at);

@@ -36,7 +36,7 @@ import { bookUnlocks, books, interviews, issues, pointsLedger, users } from '../
 import { type Locked, writeTransaction } from '../../db/write-lock';
 import { canonicalLoginId } from '../../lib/account-names';
 import { DEFAULT_AVATAR, DEFAULT_USER_NICKNAME, DEFAULT_USER_POINTS } from '../../lib/defaults';
-import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors';
+import { AppError, badRequest, conflict, forbidden, missingField, notFound } from '../../lib/errors';
 import { requiredHtml } from '../../lib/html';
 import { newId } from '../../lib/ids';
 import { type PageRequest, pageOf } from '../../lib/paging';
@@ -453,7 +453,7 @@ export function createSiteService(deps: {
     async comment(member: AuthenticatedMember, body: SiteCreateCommentBody): Promise<Comment> {
       const onIssue = body.commentType === COMMENT_TYPES.issue;
       const parentId = onIssue ? body.issueId : body.bookId;
-      if (!parentId) throw badRequest(onIssue ? ISSUE_MESSAGES.notFound : BOOK_MESSAGES.notFound);
+      if (!parentId) throw missingField(onIssue ? 'issueId' : 'bookId');
       const commentContent = requiredHtml('commentContent', body.commentContent);
       await deps.sanctions.refuseIfSanctioned(member.id, 'mute');
       await limits.take('comment', { memberId: member.id, ip: member.ip });
