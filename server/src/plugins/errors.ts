@@ -31,6 +31,9 @@ export function validationMessage(issues: AjvIssue[]): string {
   const issue = issues[0];
   if (!issue) return '请求参数不正确';
   const field = fieldName(issue);
+  // The body itself is not an object (an array, a string, null, nothing).
+  if (issue.keyword === 'type' && issue.instancePath === '' && typeof issue.params.missingProperty !== 'string')
+    return '请求内容应为 JSON 对象';
   switch (issue.keyword) {
     case 'required':
       return `缺少必填字段：${field.trim()}`;

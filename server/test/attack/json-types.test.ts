@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { admins, books, issues, types, users } from '../../src/db/schema';
+import { FIELD_LABELS } from '#contract/fields';
 import type { CatalogEntry } from '../../src/plugins/auth';
 import { bearer, createTestContext, type TestContext } from '../harness';
 import { CJK, expectRefusal, fillPath } from './support';
@@ -54,6 +55,31 @@ describe('a JSON body is typed: a value of the wrong type is refused, never conv
     }
     expect(accepted).toEqual([]);
     expect(cases).toBeGreaterThan(100);
+  });
+
+  it('every field a route reads (body, query, path) has a Chinese label, so its refusals name it as the screens do', () => {
+    const unlabelled = new Set<string>();
+    for (const route of t.app.routeCatalog as CatalogEntry[]) {
+      for (const part of ['body', 'querystring', 'params'] as const) {
+        for (const field of Object.keys(schemaPart(route, part)?.properties ?? {})) {
+          if (!FIELD_LABELS[field] || FIELD_LABELS[field] === field) unlabelled.add(`${field} (${routeKey(route)} ${part})`);
+        }
+      }
+    }
+    expect([...unlabelled].sort()).toEqual([]);
+  });
+
+  it('a body that is not an object is refused as such', async () => {
+    const route = (t.app.routeCatalog as CatalogEntry[]).find((r) => r.method === 'POST' && r.url === '/api/type')!;
+    for (const payload of ['[1]', '"text"', 'null', '42']) {
+      const response = await t.inject({
+        method: 'POST',
+        url: route.url,
+        headers: { ...bearer(world.rootToken), 'content-type': 'application/json' },
+        payload,
+      });
+      expectRefusal(response, 400, '请求内容应为 JSON 对象');
+    }
   });
 
   it('the values the probe found converted are refused and change nothing', async () => {
