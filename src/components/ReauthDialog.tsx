@@ -41,8 +41,14 @@ export function ReauthDialog({ open, windowSeconds, onProved, onCancel }: Reauth
     setError(undefined);
   }, [open, form]);
 
+  // One proof per press: a wrong one counts in the sign-in throttle, so a second send of the same
+  // typo (a double click, Enter while the first is on its way) must not happen.
+  const sending = useRef(false);
   const submit = async () => {
-    const values = kind === 'passkey' ? {} : await form.validateFields();
+    if (sending.current) return;
+    const values = kind === 'passkey' ? {} : await form.validateFields().catch(() => null);
+    if (!values || sending.current) return;
+    sending.current = true;
     setBusy(true);
     setError(undefined);
     try {
@@ -55,6 +61,7 @@ export function ReauthDialog({ open, windowSeconds, onProved, onCancel }: Reauth
     } catch (failure) {
       setError(describeRequestError(failure));
     } finally {
+      sending.current = false;
       setBusy(false);
     }
   };
@@ -87,7 +94,8 @@ export function ReauthDialog({ open, windowSeconds, onProved, onCancel }: Reauth
           { label: '通行密钥', value: 'passkey' },
         ]}
       />
-      <Form form={form} layout="vertical" style={{ marginTop: 16 }} onFinish={submit}>
+      {/* Enter is the field's (onPressEnter): the browser's own submission of a one-field form calls no onFinish. */}
+      <Form form={form} layout="vertical" style={{ marginTop: 16 }}>
         {kind === 'passkey' ? (
           <p>点击“验证并继续”，按浏览器的提示使用已添加的通行密钥。</p>
         ) : kind === 'password' ? (

@@ -85,6 +85,20 @@ describe('ReauthDialog', () => {
     proof.mockReset();
   });
 
+  it('sends one proof per press: Enter, the browser submitting the form on that Enter, and a click while it is on its way', async () => {
+    // A wrong proof counts in the sign-in throttle: a typo sent twice would count twice.
+    const sent = installFakeNetwork(() => refusal(400, '密码不正确'));
+    render(<ReauthDialog open onProved={jest.fn()} onCancel={jest.fn()} />);
+    const input = screen.getByLabelText('密码', { selector: 'input[type="password"]' });
+    fireEvent.change(input, { target: { value: 'typo-password' } });
+    fireEvent.keyDown(input, { key: 'Enter', code: 'Enter', keyCode: 13 });
+    // What a browser does on Enter in a form of one field (implicit submission); jsdom does not.
+    fireEvent.submit(input.closest('form')!);
+    fireEvent.click(screen.getByRole('button', { name: /验证并继续/ }));
+    expect(await screen.findByText('密码不正确')).toBeTruthy();
+    expect(sent.filter(({ url }) => url === '/api/admin/me/reauth')).toHaveLength(1);
+  });
+
   it('shows a refused proof in the dialog and stays open', async () => {
     installFakeNetwork(() => refusal(400, '密码不正确'));
     const onProved = jest.fn();
