@@ -339,7 +339,9 @@ export function createAccountService(deps: {
       return { require2fa: (await repo.setting(REQUIRE_2FA)) === 'true' };
     },
 
-    async updateSecuritySettings(actor: Actor, body: SecuritySettings): Promise<SecuritySettings> {
+    async updateSecuritySettings(actor: AuthenticatedAdmin, body: SecuritySettings): Promise<SecuritySettings> {
+      // Otherwise this very session would be sent to set up two-step sign-in, away from the switch.
+      if (body.require2fa && !actor.twoFactorEnabled && !actor.signedInWithPasskey) throw badRequest(ACCOUNT_MESSAGES.require2faSelfFirst);
       await db.transaction(async (tx) => {
         const before = (await repo.setting(REQUIRE_2FA, tx)) === 'true';
         await repo.setSetting(REQUIRE_2FA, String(body.require2fa), tx);

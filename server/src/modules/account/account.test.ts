@@ -321,13 +321,29 @@ describe('two-step sign-in', () => {
 });
 
 describe('require2fa', () => {
-  it('GET/PATCH /api/settings/security: off by default, on until turned off; whoami says mustSetUp2fa', async () => {
+  it('a super admin without two-step sign-in cannot require it: the switch would hold them to the setup calls', async () => {
     const root = await t.rootToken();
+    await t.prove(root, ROOT_PASSWORD);
+    expectRefusal(
+      await call(root, 'PATCH', '/api/settings/security', { require2fa: true }),
+      400,
+      '请先为自己开启两步验证（或用通行密钥登录），再要求所有管理员开启',
+    );
+    expect((await call(root, 'GET', '/api/settings/security')).json().data).toEqual({ require2fa: false });
+    expect((await whoami(root)).json().data.mustSetUp2fa).toBe(false);
+  });
+
+  it('GET/PATCH /api/settings/security: off by default, on until turned off; whoami says mustSetUp2fa', async () => {
+    const { id: superId, token: root } = await t.createAdmin('rq-super', 1);
+    await enableTwoFactor(root);
+    await t.prove(root, passwordOf('rq-super'));
     const { token } = await t.createAdmin('rq-plain', 2);
     expect((await call(root, 'GET', '/api/settings/security')).json().data).toEqual({ require2fa: false });
     try {
       expect((await call(root, 'PATCH', '/api/settings/security', { require2fa: true })).json().data).toEqual({ require2fa: true });
-      expect((await call(root, 'GET', '/api/settings/security')).statusCode).toBe(403);
+      // The super admin who turned it on keeps the switch.
+      expect((await call(root, 'GET', '/api/settings/security')).json().data).toEqual({ require2fa: true });
+      expect((await whoami(root)).json().data).toMatchObject({ _id: superId, mustSetUp2fa: false });
       expect((await whoami(token)).json().data).toMatchObject({ mustSetUp2fa: true, twoFactorEnabled: false });
       expectRefusal(
         await call(token, 'GET', '/api/book'),
@@ -340,11 +356,13 @@ describe('require2fa', () => {
       expect((await call(token, 'POST', '/api/admin/me/2fa/enable', { code: totpCode(secret, t.clock.now()) })).statusCode).toBe(200);
       expect((await whoami(token)).json().data).toMatchObject({ mustSetUp2fa: false, twoFactorEnabled: true });
       expect((await call(token, 'GET', '/api/book')).statusCode).toBe(200);
+      // And off again, by the one who turned it on.
+      expect((await call(root, 'PATCH', '/api/settings/security', { require2fa: false })).json().data).toEqual({ require2fa: false });
     } finally {
-      // The root admin has no two-step sign-in either: it is turned off behind the API's back.
+      // The other tests' admins have no two-step sign-in: never left on, whatever failed above.
       await t.database.db.delete(settings).where(eq(settings.key, 'require_2fa'));
     }
-    expect((await whoami(root)).json().data.mustSetUp2fa).toBe(false);
+    expect((await whoami(await t.rootToken())).json().data.mustSetUp2fa).toBe(false);
   });
 });
 

@@ -1,7 +1,7 @@
 import { count, eq, sql } from 'drizzle-orm';
 import { MODERATION_SETTINGS_ID, SECURITY_SETTINGS_ID, type AuditEntry } from '#contract/audit';
 import { ConfigError, loadConfig } from '../../config';
-import { auditLog, issues, settings, users } from '../../db/schema';
+import { adminSessions, auditLog, issues, settings, users } from '../../db/schema';
 import { contentFixtures } from '../../../test/content';
 import { bearer, createTestContext, passwordOf, ROOT_LOGIN, ROOT_PASSWORD, type TestContext } from '../../../test/harness';
 import { multipart, png, UNKNOWN_ID } from '../../../test/attack/support';
@@ -440,10 +440,16 @@ const CASES: Record<string, () => Promise<{ entries?: number; expected: Expected
     };
   },
   'PATCH /api/settings/security': async () => {
-    expect((await call('PATCH', '/api/settings/security', { require2fa: true })).statusCode).toBe(200);
-    // Off again behind the API's back: root has no two-step sign-in, so require2fa now holds it to
-    // the setup calls, and every later case needs it free.
-    await t.database.db.delete(settings).where(eq(settings.key, 'require_2fa'));
+    // Only an admin whose own session satisfies it may turn it on: root's is made a passkey's.
+    await t.database.db.update(adminSessions).set({ signedInWithPasskey: true }).where(eq(adminSessions.adminId, rootId));
+    try {
+      expect((await call('PATCH', '/api/settings/security', { require2fa: true })).statusCode).toBe(200);
+    } finally {
+      // Off again behind the API's back, and root's session a password's again: every later case
+      // needs every admin free of it.
+      await t.database.db.delete(settings).where(eq(settings.key, 'require_2fa'));
+      await t.database.db.update(adminSessions).set({ signedInWithPasskey: false }).where(eq(adminSessions.adminId, rootId));
+    }
     return {
       expected: {
         action: '修改安全设置',

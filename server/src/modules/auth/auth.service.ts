@@ -52,6 +52,8 @@ export interface AuthenticatedAdmin {
   permission: number;
   sessionId: string;
   twoFactorEnabled: boolean;
+  /** This session began with a passkey (both factors at once): require2fa lets it through without TOTP. */
+  signedInWithPasskey: boolean;
   /** require2fa is on and this admin has no two-step sign-in: only the setup calls are allowed. */
   mustSetUp2fa: boolean;
   /** Signed in with a generated password not yet changed: only whoami and the change are allowed. */
@@ -187,6 +189,7 @@ export function createAuthService(deps: {
       permission: admin.permission,
       sessionId: claims.sid,
       twoFactorEnabled: admin.twoFactorOn,
+      signedInWithPasskey: admin.signedInWithPasskey,
       // A passkey is both factors: its session needs no TOTP; a password one of the same admin does.
       mustSetUp2fa: admin.require2fa === 'true' && !admin.twoFactorOn && !admin.signedInWithPasskey,
       mustChangePassword: admin.mustChangePassword,
