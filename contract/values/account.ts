@@ -16,6 +16,7 @@ export const ACCOUNT_MESSAGES = {
   twoFactorAlreadyOn: '两步验证已经开启',
   twoFactorNotSetUp: '请先获取两步验证密钥',
   twoFactorOff: '两步验证没有开启',
+  newPasswordSame: '新密码不能与当前密码相同',
   /** Turning require2fa on without two-step sign-in of one's own would lock oneself out of the switch. */
   require2faSelfFirst: '请先为自己开启两步验证（或用通行密钥登录），再要求所有管理员开启',
   mustSetUp2fa: '管理员要求开启两步验证，请先在个人设置中开启',

@@ -76,6 +76,10 @@ it('resets a locked-out super admin’s sign-in with the server stopped, and the
   const initial = /初始密码：(\S+)（/.exec(first.stdout)?.[1];
   expect(initial).toBeDefined();
   const oldToken = await signIn(first.url, 'admin', initial);
+  // The password the first start printed is to be changed at the first sign-in, as every generated one.
+  expect((await call(first.url, 'GET', '/api/admin/whoami', { token: oldToken })).body).toMatchObject({
+    data: { mustChangePassword: true },
+  });
 
   // The embedded database has one process: the running server's. Nothing is changed meanwhile.
   const refused = reset(['admin']);

@@ -306,6 +306,11 @@ describe('the first sign-in with a generated password', () => {
       expect(refused.json()).toMatchObject({ errorCode: ERROR_CODES.passwordChangeRequired, msg: '请先修改初始密码' });
     }
 
+    // "Changing" it to itself is no change: refused, and the hold stays.
+    const same = await call(token, 'POST', '/api/admin/me/password', { currentPassword: initialPassword, newPassword: initialPassword });
+    expect({ status: same.statusCode, msg: same.json().msg }).toEqual({ status: 400, msg: '新密码不能与当前密码相同' });
+    expect((await call(token, 'GET', '/api/admin/whoami')).json().data.mustChangePassword).toBe(true);
+
     const newPassword = passwordOf(`${loginId}-new`);
     const changed = await call(token, 'POST', '/api/admin/me/password', { currentPassword: initialPassword, newPassword });
     expect(changed.statusCode).toBe(200);

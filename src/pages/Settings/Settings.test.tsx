@@ -126,6 +126,10 @@ describe('个人设置', () => {
     type('新密码', 'Kq7#vLp2!xZt9m');
     await waitFor(() => expect(screen.queryByText(/^密码不能|^密码至少/)).toBeNull());
     expect(screen.getByText('密码强度：强')).toBeInTheDocument();
+
+    // The same as the current one is no change (and would lift the first sign-in's must-change).
+    type('当前密码', 'Kq7#vLp2!xZt9m');
+    expect(await screen.findByText('新密码不能与当前密码相同')).toBeInTheDocument();
   });
 
   it('修改密码 sends the current and new password; a wrong current password keeps the form with the server’s message', async () => {

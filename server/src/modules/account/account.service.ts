@@ -192,6 +192,8 @@ export function createAccountService(deps: {
     async changePassword(me: AuthenticatedAdmin, body: ChangePasswordBody, client: ClientInfo): Promise<void> {
       const row = await mustFind(me.id);
       await mustKnowPassword(row, body.currentPassword, client);
+      // A "change" to the same password would also lift the first sign-in's must-change.
+      if (body.newPassword === body.currentPassword) throw badRequest(ACCOUNT_MESSAGES.newPasswordSame);
       checkAdminPassword(body.newPassword, { loginId: row.loginId, nickname: row.nickname });
       const passwordHash = await hashPassword(body.newPassword);
       await writeTransaction(db, ['admins'], async (tx) => {

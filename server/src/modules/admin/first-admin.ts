@@ -38,6 +38,8 @@ export async function ensureFirstSuperAdmin(
         permission: 1,
         enabled: true,
         createdAt: Date.now(),
+        // A generated password was printed on a console: changed at the first sign-in, as any other.
+        mustChangePassword: generatedPassword !== null,
       },
       tx,
     ),

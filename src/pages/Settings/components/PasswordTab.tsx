@@ -1,4 +1,5 @@
 import { ProForm, ProFormText } from '@ant-design/pro-components';
+import { ACCOUNT_MESSAGES } from '#contract/values/account';
 import { useModel } from '@umijs/max';
 import { Form } from 'antd';
 import PasswordStrength, { passwordRule } from '@/components/PasswordStrength';
@@ -60,7 +61,16 @@ export default function PasswordTab() {
         name="newPassword"
         label="新密码"
         placeholder="请输入新密码"
-        rules={[{ required: true, message: '请输入新密码' }, passwordRule(() => ({ minLength: ADMIN_MIN_PASSWORD, forbidden }))]}
+        dependencies={['currentPassword']}
+        rules={[
+          { required: true, message: '请输入新密码' },
+          passwordRule(() => ({ minLength: ADMIN_MIN_PASSWORD, forbidden })),
+          ({ getFieldValue }) => ({
+            async validator(_, value: string | undefined) {
+              if (value && value === getFieldValue('currentPassword')) throw new Error(ACCOUNT_MESSAGES.newPasswordSame);
+            },
+          }),
+        ]}
         extra={
           <>
             <div>{ADMIN_PASSWORD_RULE}</div>
