@@ -158,6 +158,22 @@ describe('a moderator with the keyboard alone', () => {
     );
   });
 
+  it('reaches 个人设置 and 退出登录 through the header’s account menu', async () => {
+    await signInByKeyboard();
+    const stops = await tabUntil((now) => now.name.startsWith('BUTTON 账号菜单'), { max: 60 });
+    expect(unseen(stops)).toEqual([]);
+    // Enter opens the menu with the focus in it; the arrows walk it.
+    await page.keyboard.press('Enter');
+    await eventually(async () => (await focused(page))?.name ?? 'nothing', 'LI menuitem 个人设置');
+    await page.keyboard.press('ArrowDown');
+    await eventually(async () => (await focused(page))?.name ?? 'nothing', 'LI menuitem 退出登录');
+    const entry = await focused(page);
+    expect(entry && { visible: entry.visible, ring: entry.ring }).toEqual({ visible: true, ring: true });
+    await page.keyboard.press('Enter');
+    await expectMessage(page, '退出登录成功');
+    await page.waitForURL(/\/login$/);
+  });
+
   it('opens an admin’s 更多 menu from the keyboard, its entries focusable, and the page still passes axe', async () => {
     await root.call('POST', '/api/admin', { loginId: 'keyboard-admin', nickname: '键盘管理员', permission: 2 });
     await signInByKeyboard();

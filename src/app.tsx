@@ -238,6 +238,21 @@ function AdminInfoMirror() {
 }
 
 /**
+ * A page reached without a session (Back after 退出登录 leads to the page left) goes to /login as
+ * an expired session does, rather than drawing the layout with a 403 for nobody.
+ */
+function SignedOutGuard() {
+  const { initialState } = useModel('@@initialState');
+  const [{ pathname }, setLocation] = useState(() => history.location);
+  useEffect(() => history.listen(({ location }) => setLocation(location)), []);
+  const signedIn = Boolean(initialState?.adminInfo);
+  useEffect(() => {
+    if (!signedIn && pathname !== LOGIN_PATH && !getToken()) expireSession(undefined, { replace: true });
+  }, [signedIn, pathname]);
+  return null;
+}
+
+/**
  * An admin who must set up two-step sign-in (utils/twoFactorGate) is led to 个人设置 → 两步验证 and
  * kept there until whoami says otherwise; the server refuses the rest anyway.
  */
@@ -300,6 +315,7 @@ export function innerProvider(container: ReactNode) {
   return (
     <>
       <AdminInfoMirror />
+      <SignedOutGuard />
       <PasswordChangeGuard />
       <TwoFactorGuard />
       <ReauthHost />

@@ -83,5 +83,10 @@ describe('the signed-in admin, owned by initialState', () => {
 
     await waitFor(() => expect(history.location.pathname).toBe('/login'));
     await waitFor(() => expect(modelAdminInfo()).toBeNull());
+
+    // Back leads to the page left: with no session it goes to /login again, remembering the page.
+    act(() => history.back());
+    await waitFor(() => expect(`${history.location.pathname}${history.location.search}`).toBe('/login?redirect=%2Fadmin%2FadminList'));
+    expect(await screen.findByText('登录过期，请重新登录')).toBeInTheDocument();
   });
 });

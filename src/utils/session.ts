@@ -79,9 +79,14 @@ export const SESSION_MESSAGES = {
  * docs/requirements.md, session: a page that finds no session drops the token and sends the admin
  * to /login, saying why by the answer's errorCode (never by its text).
  */
-export function expireSession(reason?: ErrorCode): void {
+export function expireSession(reason?: ErrorCode, { replace = false }: { replace?: boolean } = {}): void {
   clearToken();
-  if (history.location.pathname !== LOGIN_PATH) history.push(loginPathFrom(currentPath()));
+  if (history.location.pathname !== LOGIN_PATH) {
+    const login = loginPathFrom(currentPath());
+    // Replaced where the page left was never one to go back to (reached by Back after signing out).
+    if (replace) history.replace(login);
+    else history.push(login);
+  }
   // One key: several calls failing at once with 401 show one warning, not a stack of them.
   const content = reason === 'SESSION_ENDED' ? SESSION_MESSAGES.ended : SESSION_MESSAGES.expired;
   message.warning({ content, key: 'session-expired' });

@@ -93,6 +93,9 @@ describe('个人设置', () => {
     await click(await screen.findByText('个人设置'));
 
     await waitFor(() => expect(history.location.pathname).toBe('/settings'));
+    // The keyboard reaches it too: the trigger is a button named for the account.
+    const trigger = screen.getByRole('button', { name: `账号菜单：${root.nickname}` });
+    expect(trigger.tagName).toBe('BUTTON');
     expect(await screen.findByRole('tab', { name: '两步验证' }, { timeout: 10_000 })).toBeInTheDocument();
   });
 
