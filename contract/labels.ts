@@ -125,6 +125,8 @@ export interface ValueTextOptions {
 }
 
 const COMMENT_TYPES: Record<string, string> = { '1': '问答评论', '2': '书籍评论' };
+/** The fields whose values are rich-editor HTML: only these are read as HTML (a title `Vue <slot>` is text). */
+const RICH_TEXT_FIELDS: ReadonlySet<string> = new Set(['bookIntro', 'interviewContent', 'issueContent', 'commentContent']);
 const EMPTY = '（空）';
 
 /** A value as a person reads it: flags and codes in words, an id by its name when known. */
@@ -138,7 +140,7 @@ export function valueText(field: string, value: unknown, name: string | undefine
   if (field === 'require2fa') return value === true || value === 'true' ? '要求' : '不要求';
   if (field === 'commentType') return COMMENT_TYPES[String(value)] ?? String(value);
   if ((field === 'from' || field === 'to') && typeof value === 'number' && options.date) return options.date(value);
-  if (typeof value === 'string') return options.html ? options.html(value) : value;
+  if (typeof value === 'string') return options.html && RICH_TEXT_FIELDS.has(field) ? options.html(value) : value;
   if (typeof value === 'boolean') return value ? '是' : '否';
   return String(value);
 }
@@ -146,6 +148,8 @@ export function valueText(field: string, value: unknown, name: string | undefine
 /** One changed field: 「昵称：甲 → 乙」, or its note (「密码已修改」). */
 export function changeText(change: ChangeText, options: ValueTextOptions = {}): string {
   if (change.note) return change.note;
+  // A rejection keeps the bin entry's id, for 撤销此修改 to find it; a person reads where it went.
+  if (change.field === 'trash') return '已移入回收站';
   const label = fieldLabel(change.field);
   if (!('before' in change) && 'after' in change) return `${label}：${valueText(change.field, change.after, change.afterName, options)}`;
   return `${label}：${valueText(change.field, change.before, change.beforeName, options)} → ${valueText(change.field, change.after, change.afterName, options)}`;
