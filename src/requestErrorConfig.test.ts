@@ -60,6 +60,10 @@ describe('describeRequestError', () => {
 
   it('says the network failed for a network error', () => {
     expect(describeRequestError(transportError('ERR_NETWORK', 'Network Error'))).toBe('网络异常，请检查网络连接');
+    // A failed connection can come with a response of status 0 (no answer): not 「请求失败（0）」.
+    const noAnswer = Object.assign(new Error('Network Error'), { response: { status: 0, data: '' } });
+    expect(describeRequestError(noAnswer)).toBe('网络异常，请检查网络连接');
+    expect(errorStatus(noAnswer)).toBeUndefined();
   });
 
   it('gives no status for an error that never reached the server', () => {

@@ -58,7 +58,8 @@ export function classifyRequestError(error: unknown): RequestFailure {
   }
   if (typeof error !== 'object' || error === null) return { kind: 'unknown' };
   const { code, message: text = '', response } = error as TransportError;
-  if (response) {
+  // Status 0 is no answer at all (the connection failed or was refused by the browser), not a server's.
+  if (response?.status) {
     const body = response.data;
     const msg = isApiFailure(body) && body.msg ? body.msg : statusMessage(response.status);
     const errorCode = isApiFailure(body) ? body.errorCode : undefined;
@@ -70,7 +71,7 @@ export function classifyRequestError(error: unknown): RequestFailure {
     return { kind: 'timeout' };
   }
   if (code === 'ECONNABORTED' || code === 'ERR_CANCELED') return { kind: 'aborted' };
-  if (code === 'ERR_NETWORK') return { kind: 'network' };
+  if (code === 'ERR_NETWORK' || response) return { kind: 'network' };
   return { kind: 'unknown' };
 }
 
