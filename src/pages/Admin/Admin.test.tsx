@@ -125,6 +125,19 @@ describe('add admin', () => {
     expect(await screen.findByText('该管理员已经注册过了')).toBeInTheDocument();
   });
 
+  it('says at the field that an account cannot hold a space, without asking the server', async () => {
+    await open('/admin/addAdmin');
+    await screen.findByLabelText('管理员账号', {}, { timeout: 10_000 });
+
+    fill('管理员账号', 'bad name');
+    fireEvent.blur(screen.getByLabelText('管理员账号'));
+
+    expect(await screen.findByText('管理员账号不能包含空格或不可见字符')).toBeInTheDocument();
+    expect(sent.filter((r) => r.url.startsWith('/api/admin/adminIsExist/'))).toEqual([]);
+    // The nickname field stops where the server does.
+    expect(screen.getByLabelText('管理员昵称')).toHaveAttribute('maxLength', '32');
+  });
+
   it('重置 empties the form without sending anything', async () => {
     await open('/admin/addAdmin');
     await screen.findByLabelText('管理员账号', {}, { timeout: 10_000 });

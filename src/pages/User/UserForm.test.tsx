@@ -78,9 +78,9 @@ describe('add user', () => {
     await openAddUser();
 
     fill('登录账号', 'al ice');
-    expect(await screen.findByText('登录账号不能包含空格')).toBeInTheDocument();
+    expect(await screen.findByText('登录账号不能包含空格或不可见字符')).toBeInTheDocument();
     fill('登录账号', ' alice2 ');
-    await waitFor(() => expect(screen.queryByText('登录账号不能包含空格')).toBeNull());
+    await waitFor(() => expect(screen.queryByText('登录账号不能包含空格或不可见字符')).toBeNull());
   });
 
   it('says so on blur when the account is taken', async () => {

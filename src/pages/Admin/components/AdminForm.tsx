@@ -5,6 +5,7 @@ import PasswordStrength, { passwordRule } from '@/components/PasswordStrength';
 import { adminIsExist } from '@/services/admin';
 import type { Admin, CreateAdminBody, Permission, UpdateAdminBody } from '#contract/admin';
 import { ADMIN_MIN_PASSWORD, ADMIN_PASSWORD_RULE } from '@/utils/password';
+import { loginIdShape, loginIdShapeOk } from '@/utils/loginId';
 
 /** The password must not contain the account or the nickname typed in the same form. */
 const PASSWORD_FORBIDDEN_FIELDS = [
@@ -65,7 +66,8 @@ const loginIdIsFree: Rule = {
   validateTrigger: 'onBlur',
   async validator(_, value: string | undefined) {
     const loginId = value?.trim();
-    if (!loginId) return;
+    // A name the server refuses anyway is said by loginIdShape, not asked about.
+    if (!loginId || !loginIdShapeOk(loginId)) return;
     let taken: boolean;
     try {
       taken = await adminIsExist(loginId);
@@ -96,8 +98,12 @@ export default function AdminFormFields({ mode, permissionLocked = false, ownAcc
         placeholder="请输入管理员账号"
         disabled={!adding}
         validateTrigger={['onChange', 'onBlur']}
-        rules={adding ? [{ required: true, whitespace: true, message: '请输入管理员账号' }, loginIdIsFree] : undefined}
-        fieldProps={{ autoComplete: 'off', maxLength: 50 }}
+        rules={
+          adding
+            ? [{ required: true, whitespace: true, message: '请输入管理员账号' }, loginIdShape('管理员账号'), loginIdIsFree]
+            : undefined
+        }
+        fieldProps={{ autoComplete: 'off', maxLength: 64 }}
       />
       {ownAccount ? (
         <ProForm.Item label="管理员密码">修改自己的密码请到「个人设置 → 修改密码」</ProForm.Item>
@@ -122,7 +128,7 @@ export default function AdminFormFields({ mode, permissionLocked = false, ownAcc
         label="管理员昵称"
         placeholder={adding ? '昵称可选，默认是新增管理员' : '请输入管理员昵称'}
         rules={adding ? undefined : [{ required: true, whitespace: true, message: '昵称不能为空' }]}
-        fieldProps={{ maxLength: 50 }}
+        fieldProps={{ maxLength: 32 }}
       />
       <ProFormRadio.Group
         name="permission"

@@ -4,6 +4,7 @@ import ImageUpload from '@/components/ImageUpload';
 import PasswordStrength from '@/components/PasswordStrength';
 import { userIsExist } from '@/services/user';
 import type { CreateUserBody, UpdateUserBody, User } from '#contract/user';
+import { loginIdShape, loginIdShapeOk } from '@/utils/loginId';
 
 export interface UserFormValues {
   loginId: string;
@@ -73,18 +74,11 @@ export function toUserChanges(values: UserFormValues, current: User): UpdateUser
   return changes;
 }
 
-/** The server trims the account, so only a space inside it is wrong. */
-const noInnerSpace: Rule = {
-  async validator(_, value: string | undefined) {
-    if (/\s/.test(value?.trim() ?? '')) throw new Error('登录账号不能包含空格');
-  },
-};
-
 const loginIdIsFree: Rule = {
   validateTrigger: 'onBlur',
   async validator(_, value: string | undefined) {
     const loginId = value?.trim();
-    if (!loginId || /\s/.test(loginId)) return;
+    if (!loginId || !loginIdShapeOk(loginId)) return;
     let taken: boolean;
     try {
       taken = await userIsExist(loginId);
@@ -107,7 +101,9 @@ export default function UserFormFields({ mode }: { mode: 'add' | 'edit' }) {
         placeholder="请输入登录账号"
         disabled={!adding}
         validateTrigger={['onChange', 'onBlur']}
-        rules={adding ? [{ required: true, whitespace: true, message: '请输入登录账号' }, noInnerSpace, loginIdIsFree] : undefined}
+        rules={
+          adding ? [{ required: true, whitespace: true, message: '请输入登录账号' }, loginIdShape('登录账号'), loginIdIsFree] : undefined
+        }
         fieldProps={{ autoComplete: 'off', maxLength: 64 }}
       />
       <ProFormText.Password
