@@ -112,6 +112,7 @@ export const AUDIT_MESSAGES = {
   notRevertible: '只有修改类的记录可以恢复',
   passwordOnly: '密码的修改无法恢复',
   gone: '该记录已被删除，无法恢复',
+  inBin: '该记录在回收站中：请先在回收站恢复它，再撤销此修改',
   /** Followed by the fields that changed since. */
   changedSince: '该记录此后又被修改过，无法恢复',
   passwordChanged: '密码已修改',

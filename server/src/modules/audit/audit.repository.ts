@@ -1,6 +1,6 @@
 import { and, count, eq, getTableColumns, gte, ilike, inArray, like, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { Page } from '#contract/paging';
-import type { Db } from '../../db/client';
+import { queryRows, type Db } from '../../db/client';
 import { gramIsMatch, nearestEndPage, termHasNoCase, newestFirst, paginate } from '../../db/list';
 import { ENTITIES, type EntityName, type Naming } from '../../db/entities';
 import { auditLog } from '../../db/schema';
@@ -140,6 +140,16 @@ export function createAuditRepository(db: Db) {
     async findById(id: number): Promise<AuditRow | null> {
       const [row] = await db.select().from(auditLog).where(eq(auditLog.id, id));
       return row ?? null;
+    },
+
+    /** Whether the recycle bin holds the record: deleted itself, or taken along by another's delete. */
+    async inBin(entityId: string): Promise<boolean> {
+      const [row] = await queryRows<{ held: boolean }>(
+        db,
+        sql`select exists (select 1 from trash e where e.entity_id = ${entityId}
+          or jsonb_path_exists(e.rows, '$[*].rows[*] ? (@.id == $id)', jsonb_build_object('id', ${entityId}::text))) as held`,
+      );
+      return row?.held === true;
     },
 
     /**

@@ -15,7 +15,7 @@ import {
 } from '#contract/audit';
 import type { Page } from '#contract/paging';
 import { ENTITIES, REFERENCE_FIELDS, type EntityName } from '../../db/entities';
-import { badRequest, forbidden, notFound } from '../../lib/errors';
+import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import type { Actor, RevertGuard } from './audit';
 import type { SecurityEvents } from './security-events';
 import type { AuditFilter, AuditRepository, AuditRow, NamedTable, RecordNames } from './audit.repository';
@@ -186,6 +186,8 @@ export function createAuditService(deps: {
       if (!reverter || !REVERTIBLE_ACTIONS.includes(row.action as AuditAction)) throw badRequest(AUDIT_MESSAGES.notRevertible);
       const fields = restorable(row);
       if (!fields.length) throw badRequest(changesOf(row).length ? AUDIT_MESSAGES.passwordOnly : AUDIT_MESSAGES.notRevertible);
+      // A record in the bin can come back: say where, rather than that it is gone.
+      if (await repo.inBin(row.entityId)) throw conflict(AUDIT_MESSAGES.inBin);
       await reverter(actor, row.entityId, Object.fromEntries(fields.map((change) => [change.field, change.before])), {
         action: AUDIT_ACTIONS.revert,
         expect: Object.fromEntries(fields.map((change) => [change.field, change.after])),

@@ -1177,12 +1177,20 @@ describe('POST /api/audit/:auditId/revert', () => {
     expect((await call('POST', `/api/audit/${other.entry._id}/revert`)).statusCode).toBe(200);
   });
 
-  it('answers 409 when the record is gone', async () => {
+  it('answers 409 when the record is in the bin (saying so), and when it is gone for good', async () => {
     const { id, entry } = await changedUser('六', '七');
     await call('DELETE', `/api/user/${id}`);
-    const response = await call('POST', `/api/audit/${entry._id}/revert`);
-    expect(response.statusCode).toBe(409);
-    expect(response.json().msg).toBe('该记录已被删除，无法恢复');
+    const binned = await call('POST', `/api/audit/${entry._id}/revert`);
+    expect({ status: binned.statusCode, msg: binned.json().msg }).toEqual({
+      status: 409,
+      msg: '该记录在回收站中：请先在回收站恢复它，再撤销此修改',
+    });
+
+    const trashed = (await call('GET', '/api/trash?pageSize=100')).json().data.data.find((e: { entityId: string }) => e.entityId === id);
+    await t.prove(root, ROOT_PASSWORD);
+    expect((await call('DELETE', `/api/trash/${trashed._id}`)).statusCode).toBe(200);
+    const purged = await call('POST', `/api/audit/${entry._id}/revert`);
+    expect({ status: purged.statusCode, msg: purged.json().msg }).toEqual({ status: 409, msg: '该记录已被删除，无法恢复' });
   });
 
   it('refuses entries that are not changes, a password alone, and unknown entries', async () => {
