@@ -1,6 +1,7 @@
 import { DownOutlined } from '@ant-design/icons';
 import type { ProColumns, ProTableProps } from '@ant-design/pro-components';
 import { Tag } from 'antd';
+import { useState } from 'react';
 import type { useTypeOptions } from '@/hooks/useTypeOptions';
 import { DEFAULT_PAGE_SIZE } from '@/services/table';
 import { formatDate, timeZoneTooltip } from '@/utils/format';
@@ -135,3 +136,19 @@ export function dateColumn<T>(title: string, dataIndex: keyof T & string): ProCo
     render: (_, row) => formatDate(row[dataIndex] as number | null | undefined),
   };
 }
+
+/**
+ * The columns with the 操作 column kept in view at the table's right edge when the table scrolls
+ * sideways inside its card (1280 px beside the side menu, a tablet). Not on a phone's width, where
+ * a fixed column would leave the rows' data a sliver: there the table scrolls to its actions.
+ */
+export function useActionsInView<T>(): (columns: ProColumns<T>[]) => ProColumns<T>[] {
+  // Read when the list opens, not after a breakpoint hook's first effect: ProTable keeps a
+  // column's `fixed` from its first render.
+  const [wide] = useState(() => window.matchMedia(WIDE_ENOUGH).matches);
+  return (columns) =>
+    wide ? columns.map((column) => (column.valueType === 'option' ? { ...column, fixed: 'right' as const } : column)) : columns;
+}
+
+/** antd's `md` breakpoint: a tablet's width and wider. */
+const WIDE_ENOUGH = '(min-width: 768px)';

@@ -4,7 +4,7 @@ import type { CheckboxProps } from 'antd';
 import { type Key, type ReactNode, useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { type ActiveFilter, ActiveFilters } from '@/components/ActiveFilters';
 import { BatchBar, type BatchOptions } from '@/components/BatchBar';
-import { searchOptions, serverPagination, tableOptions, tableScrollX } from '@/components/listColumns';
+import { searchOptions, serverPagination, tableOptions, tableScrollX, useActionsInView } from '@/components/listColumns';
 import { useServerPagination } from '@/hooks/useServerPagination';
 import { DEFAULT_PAGE_SIZE, type TableResult } from '@/services/table';
 import { zoneDay } from '@/utils/format';
@@ -177,6 +177,7 @@ export function useListTable<T extends { _id: string }, U extends Record<string,
   const actionRef = useRef<ActionType>();
   const formRef = useRef<ProFormInstance>();
   const paging = useServerPagination(actionRef);
+  const actionsInView = useActionsInView<T>();
   const [{ arrival, pathname }] = useState(() => ({
     arrival: new URLSearchParams(history.location.search),
     pathname: history.location.pathname,
@@ -228,7 +229,7 @@ export function useListTable<T extends { _id: string }, U extends Record<string,
       rowKey: '_id',
       actionRef,
       formRef,
-      columns,
+      columns: actionsInView(columns),
       request,
       tableLayout: 'fixed',
       scroll: { x: tableScrollX(columns, Boolean(batch)) },

@@ -3,7 +3,7 @@ import { PageContainer, ProTable } from '@ant-design/pro-components';
 import { useModel } from '@umijs/max';
 import { Image, Switch, Tag } from 'antd';
 import { useEffect } from 'react';
-import { actionsWidth, indexColumn, tableOptions } from '@/components/listColumns';
+import { actionsWidth, indexColumn, tableOptions, useActionsInView } from '@/components/listColumns';
 import { AddButton, DeleteAction } from '@/components/ListActions';
 import { DEFAULT_AVATAR } from '@/constants';
 import { useAdminStore } from '@/hooks/useAdminStore';
@@ -124,6 +124,7 @@ export default function AdminList() {
       }
     });
 
+  const actionsInView = useActionsInView<Admin>();
   const columns = adminColumns({
     selfId: adminInfo?._id,
     serial,
@@ -140,7 +141,7 @@ export default function AdminList() {
       <ProTable<Admin>
         headerTitle="管理员列表"
         rowKey="_id"
-        columns={columns}
+        columns={actionsInView(columns)}
         dataSource={adminList}
         loading={loading}
         search={false}

@@ -3,7 +3,7 @@ import { PageContainer, ProTable } from '@ant-design/pro-components';
 import { useAccess } from '@umijs/max';
 import { Tag } from 'antd';
 import { useState } from 'react';
-import { actionsWidth, COLUMN_WIDTH, dateColumn, indexColumn } from '@/components/listColumns';
+import { actionsWidth, COLUMN_WIDTH, dateColumn, indexColumn, oneLine } from '@/components/listColumns';
 import { ConfirmAction } from '@/components/RowAction';
 import { useListTable } from '@/hooks/useListTable';
 import { listTrash, purgeTrash, restoreTrash } from '@/services/trash';
@@ -11,7 +11,6 @@ import type { FilterKey } from '@/services/table';
 import type { TrashEntry, TrashListQuery } from '#contract/trash';
 import { TRASH_ENTITY_LABELS } from '#contract/values/trash';
 import { message } from '@/utils/feedback';
-import { cut } from '@/utils/format';
 
 const ENTITY_LABELS = TRASH_ENTITY_LABELS;
 
@@ -44,7 +43,8 @@ export default function TrashList() {
       width: 96,
       render: (_, entry) => <Tag>{ENTITY_LABELS[entry.entity]}</Tag>,
     },
-    { title: '标题', dataIndex: 'title', search: false, render: (_, entry) => <span title={entry.title}>{cut(entry.title, 30)}</span> },
+    // One line, cut with an ellipsis at the column's width (the whole title in its tooltip).
+    { title: '标题', dataIndex: 'title', search: false, ...oneLine<TrashEntry>((entry) => entry.title) },
     { title: '一并删除', dataIndex: 'cascaded', search: false, width: 96, render: (_, entry) => `${entry.cascaded} 条` },
     { title: '删除人', key: 'deletedBy', search: false, width: COLUMN_WIDTH.person, render: (_, entry) => entry.deletedBy.loginId },
     dateColumn<TrashEntry>('删除时间', 'deletedAt'),
