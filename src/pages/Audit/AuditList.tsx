@@ -5,7 +5,7 @@ import { Alert, Button, Tag } from 'antd';
 import { type ReactNode, useCallback, useState } from 'react';
 import HistoryButton, { EntryChanges } from '@/components/HistoryDrawer';
 import { useListExport } from '@/components/ExportButton';
-import { indexColumn } from '@/components/listColumns';
+import { COLUMN_WIDTH, indexColumn, oneLine } from '@/components/listColumns';
 import { dayRangeFilter, useListTable } from '@/hooks/useListTable';
 import { listAdmins } from '@/services/admin';
 import { listAudit, listSecurityEvents, verifyAuditChain } from '@/services/audit';
@@ -175,6 +175,8 @@ export default function AuditList() {
       valueType: 'dateRange',
       fieldProps: { presets: dayRangePresets() },
       render: (_, entry) => formatDate(entry.at),
+      // One line: the other columns but 记录 and 变更 have widths, and those two share the rest.
+      width: COLUMN_WIDTH.date,
       // Whole days of the installation's calendar, the last included, as epoch ms.
       search: { transform: ([first, last]: [string, string]) => dayRange(first, last) },
     },
@@ -186,6 +188,8 @@ export default function AuditList() {
       hideInSearch: !access.canSuperAdmin,
       request: access.canSuperAdmin ? loadAdmins : undefined,
       render: (_, entry) => entry.adminLoginId,
+      width: COLUMN_WIDTH.person + 16,
+      ...oneLine<AuditEntry>((entry) => entry.adminLoginId),
     },
     {
       title: '对象',
@@ -193,6 +197,7 @@ export default function AuditList() {
       valueType: 'select',
       valueEnum: entityEnum,
       render: (_, entry) => ENTITY_NAMES[entry.entity],
+      width: 96,
     },
     {
       title: '操作',
@@ -200,6 +205,7 @@ export default function AuditList() {
       valueType: 'select',
       valueEnum: actionEnum,
       render: (_, entry) => <Tag>{entry.action}</Tag>,
+      width: 136,
     },
     {
       title: '记录',
