@@ -45,6 +45,33 @@ export const ERROR_CODES = {
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 
+/** What each code means, in the words the screens use where they show one (安全事件's 原因). */
+export const ERROR_CODE_LABELS: Record<ErrorCode, string> = {
+  BAD_REQUEST: '请求不符合规则',
+  VALIDATION_FAILED: '参数不正确',
+  UNAUTHORIZED: '账号或密码不正确',
+  SESSION_EXPIRED: '未登录或登录已过期',
+  SESSION_ENDED: '登录已在其他地方被结束',
+  FORBIDDEN: '没有权限',
+  MUTED: '禁言中',
+  SUSPENDED: '封禁中',
+  TWO_FACTOR_SETUP_REQUIRED: '未按要求开启两步验证',
+  REAUTH_REQUIRED: '需要重新验证身份',
+  PASSWORD_CHANGE_REQUIRED: '需要先修改初始密码',
+  VERSION_CONFLICT: '记录已被他人修改',
+  CHALLENGE_EXPIRED: '登录验证已过期',
+  NOT_FOUND: '不存在',
+  CONTENT_REJECTED: '内容被审核规则拒绝',
+  REQUEST_TIMEOUT: '请求超时',
+  CONFLICT: '冲突',
+  PAYLOAD_TOO_LARGE: '内容过大',
+  UNSUPPORTED_MEDIA_TYPE: '内容类型不支持',
+  HEADERS_TOO_LARGE: '请求头过大',
+  RATE_LIMITED: '操作过于频繁',
+  INTERNAL: '服务器内部错误',
+  UNAVAILABLE: '服务暂不可用',
+};
+
 const BY_STATUS: Record<number, ErrorCode> = {
   400: ERROR_CODES.badRequest,
   401: ERROR_CODES.unauthorized,

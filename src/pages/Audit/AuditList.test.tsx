@@ -210,7 +210,7 @@ describe('操作日志', () => {
     const row = within((await screen.findByText('203.0.113.9')).closest('tr') as HTMLElement);
     expect(row.getByText('GET /api/user')).toBeInTheDocument();
     expect(row.getByText('57')).toBeInTheDocument();
-    expect(row.getByText('SESSION_EXPIRED')).toBeInTheDocument();
+    expect(row.getByText('未登录或登录已过期（SESSION_EXPIRED）')).toBeInTheDocument();
     expect(net.sent.some((r) => r.url.startsWith('/api/audit?') && r.url.includes('security=true'))).toBe(true);
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: '核对日志链' }));

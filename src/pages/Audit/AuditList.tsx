@@ -13,6 +13,7 @@ import type { FilterKey } from '@/services/table';
 import type { AuditChainReport, AuditEntry, AuditListQuery, SecurityEvent } from '#contract/audit';
 import { AUDIT_ACTIONS, AUDIT_ENTITIES, type AuditAction } from '#contract/values/audit';
 import { dayRange, dayRangePresets, formatDate, timeZoneTooltip } from '@/utils/format';
+import { ERROR_CODE_LABELS, type ErrorCode } from '#contract/values/envelope';
 
 // The contract's plain values (no schema library in the bundle).
 export const ENTITY_NAMES = AUDIT_ENTITIES;
@@ -119,7 +120,15 @@ const securityColumns: ProColumns<SecurityEvent>[] = [
   { title: '地址', dataIndex: 'address' },
   { title: '接口', key: 'route', render: (_, event) => `${event.method} ${event.route}` },
   { title: '状态', dataIndex: 'status' },
-  { title: '原因', dataIndex: 'reason' },
+  {
+    title: '原因',
+    dataIndex: 'reason',
+    // In words, the code itself beside it for whoever reads the logs or the API.
+    render: (_, event) => {
+      const label = ERROR_CODE_LABELS[event.reason as ErrorCode];
+      return label ? `${label}（${event.reason}）` : event.reason;
+    },
+  },
   { title: '次数', dataIndex: 'count' },
 ];
 
