@@ -12,7 +12,7 @@ import { announcePresence, decide, listReasons, listReview, subscribeReview } fr
 import { message } from '@/utils/feedback';
 import { formatDate } from '@/utils/format';
 import AuthorFileCard from './AuthorFileCard';
-import { decisionTargets, KEY_HELP, moved, queueCommand, REJECT_HELP, reasonByDigit } from './keys';
+import { chosenCount, decisionTargets, KEY_HELP, moved, queueCommand, REJECT_HELP, reasonByDigit } from './keys';
 import { reasonText } from './reasons';
 import styles from './index.less';
 
@@ -73,6 +73,8 @@ export default function Review() {
 
   const visible = useMemo(() => items.filter((item) => !skipped.has(keyOf(item))), [items, skipped]);
   const current = visible[Math.min(index, Math.max(visible.length - 1, 0))];
+  // What a decision on the selection reaches, as its buttons say (keys.ts chosenCount).
+  const chosen = useMemo(() => chosenCount(visible, selected), [visible, selected]);
 
   // Each load and each decision takes a number: a load answers only if nothing came after it, so
   // that a reload started before a decision cannot bring the decided items back.
@@ -199,6 +201,13 @@ export default function Review() {
       setRejecting(true);
     } else if (command === 'skip' && current) {
       setSkipped((before) => new Set(before).add(keyOf(current)));
+      // A skipped item is out of the selection too: a decision on the selection leaves it alone.
+      setSelected((before) => {
+        if (!before.has(keyOf(current))) return before;
+        const next = new Set(before);
+        next.delete(keyOf(current));
+        return next;
+      });
       setAnnouncement('已跳过');
     } else if (command === 'undo') void undoLast();
     else if (command === 'open' && current) setOpen(current);
@@ -242,10 +251,10 @@ export default function Review() {
         />
         <span>{`待审 ${count} 项`}</span>
         <Button onClick={() => void run('approve')} disabled={!visible.length}>
-          {selected.size ? `通过选中的 ${selected.size} 项` : '通过'}
+          {chosen ? `通过选中的 ${chosen} 项` : '通过'}
         </Button>
         <Button danger onClick={() => current && setRejecting(true)} disabled={!visible.length}>
-          {selected.size ? `拒绝选中的 ${selected.size} 项` : '拒绝'}
+          {chosen ? `拒绝选中的 ${chosen} 项` : '拒绝'}
         </Button>
         <Button onClick={() => void undoLast()}>撤销</Button>
         <Button onClick={() => setHelp(true)}>快捷键</Button>

@@ -1,4 +1,4 @@
-import { decisionTargets, moved, queueCommand, reasonByDigit } from './keys';
+import { chosenCount, decisionTargets, moved, queueCommand, reasonByDigit } from './keys';
 
 describe('the 审核台 keys', () => {
   it('maps every documented key to its command', () => {
@@ -50,5 +50,16 @@ describe('the 审核台 keys', () => {
     expect(decisionTargets(items, new Set(), 1)).toEqual([items[1]]);
     expect(decisionTargets(items, new Set(['issue:1', 'user:3']), 1)).toEqual([items[0], items[2]]);
     expect(decisionTargets([], new Set(), 0)).toEqual([]);
+  });
+
+  it('counts for the buttons the selected items still shown: one skipped (s) or decided elsewhere is not among them', () => {
+    const shown = [
+      { kind: 'issue', id: '1' },
+      { kind: 'issue', id: '2' },
+    ];
+    // issue:3 was selected, then skipped: the queue no longer shows it.
+    const selected = new Set(['issue:1', 'issue:3']);
+    expect(chosenCount(shown, selected)).toBe(1);
+    expect(chosenCount(shown, selected)).toBe(decisionTargets(shown, selected, 0).length);
   });
 });

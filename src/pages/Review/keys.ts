@@ -69,3 +69,11 @@ export function decisionTargets<T extends { kind: string; id: string }>(
   if (picked.length) return picked;
   return items[index] ? [items[index]] : [];
 }
+
+/**
+ * How many items a decision on the selection reaches, as its buttons say: the selected ones among
+ * those shown (decisionTargets), not one skipped or decided by another admin since it was selected.
+ */
+export function chosenCount(items: ReadonlyArray<{ kind: string; id: string }>, selected: ReadonlySet<string>): number {
+  return items.filter((item) => selected.has(`${item.kind}:${item.id}`)).length;
+}
