@@ -24,7 +24,7 @@ const DRAIN_GRACE_MS = 10_000;
 // Both the source (server/src) and the bundle (server/dist) sit two levels below the root.
 const DEFAULT_WEB_ROOT = path.resolve(__dirname, '../../dist');
 
-function banner(url: string, database: Database, dataDir: string, first: FirstAdmin): string {
+function banner(url: string, database: Database, dataDir: string, first: FirstAdmin, passkeysAt: string | null): string {
   const lines = [
     '',
     `coder station 后台管理系统已启动：${url}`,
@@ -38,6 +38,7 @@ function banner(url: string, database: Database, dataDir: string, first: FirstAd
   } else {
     lines.push('密码：首次启动时设置的密码（首次启动时已打印）');
   }
+  if (passkeysAt) lines.push(`通行密钥登录请用 ${passkeysAt} 打开（浏览器不接受 IP 地址）`);
   lines.push('');
   return lines.join('\n');
 }
@@ -115,7 +116,10 @@ async function main() {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  console.log(banner(`http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`, database, config.dataDir, first));
+  const shownHost = host === '0.0.0.0' ? '127.0.0.1' : host;
+  // WebAuthn names a site by a domain: at the loopback address the same server answers as localhost.
+  const loopback = !config.webAuthn.rpId && (shownHost === '127.0.0.1' || shownHost === '[::1]');
+  console.log(banner(`http://${shownHost}:${port}`, database, config.dataDir, first, loopback ? `http://localhost:${port}` : null));
 }
 
 type App = Awaited<ReturnType<typeof buildApp>>;

@@ -75,5 +75,8 @@ it('a taken port stops the first start with a message, shows the password it mad
   const started = await start(0);
   expect(started.url).toBeDefined();
   expect(started.stdout).toContain('密码：首次启动时设置的密码');
+  // At the loopback address, where no passkey can work, the banner names the address where one does.
+  const startedPort = new URL(started.url!).port;
+  expect(started.stdout).toContain(`通行密钥登录请用 http://localhost:${startedPort} 打开（浏览器不接受 IP 地址）`);
   expect(await signIn(started.url!, 'admin', password)).toEqual(expect.any(String));
 }, 120_000);

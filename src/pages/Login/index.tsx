@@ -1,5 +1,4 @@
 import { KeyOutlined, LockOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
-import { browserSupportsWebAuthn } from '@simplewebauthn/browser';
 import { history, useModel } from '@umijs/max';
 import { Button, Checkbox, Form, Input, Spin } from 'antd';
 import { useEffect, useState } from 'react';
@@ -12,6 +11,7 @@ import { safeRedirect, saveToken, toInitialState } from '@/utils/session';
 import styles from './index.less';
 import TwoFactorStep from './TwoFactorStep';
 import { useCaptcha } from './useCaptcha';
+import { passkeysHere } from '@/utils/passkeyHere';
 
 /** The text for each refusal of POST /api/admin/login (docs/screens.md "/login"). */
 function loginFailureMessage(error: unknown): string {
@@ -59,7 +59,8 @@ export default function Login() {
 
   // A passkey is both factors: no account, password, captcha or code (docs/screens.md "/login").
   const [passkeyBusy, setPasskeyBusy] = useState(false);
-  const [passkeysSupported] = useState(browserSupportsWebAuthn);
+  // Not offered where it cannot work: an old browser, or the page opened by an IP address.
+  const [passkeysSupported] = useState(() => passkeysHere() === 'ok');
   const onPasskey = async () => {
     setPasskeyBusy(true);
     let result: LoginResult;

@@ -1,4 +1,3 @@
-import { browserSupportsWebAuthn } from '@simplewebauthn/browser';
 import { Alert, Button, Form, Input, Modal, Space, Table, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useCallback, useEffect, useRef, useState } from 'react';
@@ -9,6 +8,7 @@ import { addPasskey, isBrowserRefusal, listPasskeys, removePasskey, renamePasske
 import { message } from '@/utils/feedback';
 import { formatDate } from '@/utils/format';
 import { type Passkey, PASSKEY_NAME_MAX } from '#contract/passkey';
+import { PASSKEYS_HERE_MESSAGES, passkeysHere } from '@/utils/passkeyHere';
 
 /** What the name dialog is for: a new passkey, or renaming one. */
 type Editing = { kind: 'add' } | { kind: 'rename'; passkey: Passkey } | null;
@@ -21,7 +21,8 @@ export default function PasskeysTab() {
   const [saving, setSaving] = useState(false);
   const [form] = Form.useForm<{ name: string }>();
   const nameInput = useRef<InputRef>(null);
-  const supported = browserSupportsWebAuthn();
+  const here = passkeysHere();
+  const supported = here === 'ok';
 
   const reload = useCallback(() => {
     setLoading(true);
@@ -97,7 +98,7 @@ export default function PasskeysTab() {
       <Typography.Paragraph type="secondary" style={{ marginBottom: 0 }}>
         通行密钥保存在本机或安全密钥中，用指纹、面容或 PIN 解锁；登录时选择「使用通行密钥登录」，不需要密码、验证码和动态验证码。
       </Typography.Paragraph>
-      {supported ? null : <Alert type="warning" showIcon message="当前浏览器不支持通行密钥" />}
+      {here === 'ok' ? null : <Alert type="warning" showIcon message={PASSKEYS_HERE_MESSAGES[here]} />}
       <Button type="primary" disabled={!supported} onClick={() => open({ kind: 'add' })}>
         添加通行密钥
       </Button>
