@@ -26,6 +26,8 @@ function fieldName(issue: AjvIssue): string {
   return label && label !== leaf ? `${label}（${path}）` : `字段 ${path || '请求内容'} `;
 }
 
+const RECORD_NOT_FOUND = '记录不存在';
+
 /** A Chinese sentence that names the field, for a schema validation failure. */
 export function validationMessage(issues: AjvIssue[]): string {
   const issue = issues[0];
@@ -186,7 +188,13 @@ export function registerErrorHandling(app: FastifyInstance, { reauthWindowMs }: 
       return reply.status(error.statusCode).send(error.extra ? { ...envelope, ...error.extra } : envelope);
     }
     if (error.validation) {
-      return reply.status(400).send(fail(400, validationMessage(error.validation as AjvIssue[]), ERROR_CODES.validationFailed));
+      // An address whose id could not be one names no record (and a path only the site has, such
+      // as /api/user/whoami with an admin's token, reaches the admin route's /:id): 404, not 400.
+      const issues = error.validation as AjvIssue[];
+      if (error.validationContext === 'params' && issues[0]?.instancePath === '/id') {
+        return reply.status(404).send(fail(404, RECORD_NOT_FOUND, ERROR_CODES.notFound));
+      }
+      return reply.status(400).send(fail(400, validationMessage(issues), ERROR_CODES.validationFailed));
     }
     const known = error.code ? CLIENT_ERRORS[error.code] : undefined;
     if (known) return reply.status(known[0]).send(fail(known[0], known[1]));

@@ -272,6 +272,16 @@ describe('tokens and sessions', () => {
     // An admin's token on the members' own calls: not a member.
     const adminAsMember = await t.inject({ method: 'GET', url: '/api/user/whoami', headers: bearer(root) });
     expect(adminAsMember.json().success).toBe(false);
+    // A path only the site has is no address of the back-office: 404, as an id that cannot be one.
+    for (const url of ['/api/user/whoami', '/api/user/pointsrank', '/api/interview/interviewTitle', '/api/user/zzz']) {
+      const answer = await t.inject({ method: 'GET', url, headers: bearer(root) });
+      expect({ url, status: answer.statusCode, msg: answer.json().msg, errorCode: answer.json().errorCode }).toEqual({
+        url,
+        status: 404,
+        msg: '记录不存在',
+        errorCode: ERROR_CODES.notFound,
+      });
+    }
     // A token claiming to be a member's but signed with the admins' key.
     const [head, , signature] = root.split('.');
     const claims = JSON.parse(Buffer.from(root.split('.')[1], 'base64url').toString());
