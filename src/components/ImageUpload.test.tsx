@@ -13,6 +13,12 @@ beforeEach(() => {
 afterEach(() => send.mockRestore());
 
 const file = (bytes: number, name: string, type: string) => new File([new Uint8Array(bytes)], name, { type });
+/** A file that begins as a PNG does (what the crop's first look checks), `bytes` long. */
+const png = (bytes: number, name: string) => {
+  const content = new Uint8Array(bytes);
+  content.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  return new File([content], name, { type: 'image/png' });
+};
 
 function choose(chosen: File) {
   const input = document.querySelector<HTMLInputElement>('input[type="file"]') as HTMLInputElement;
@@ -46,7 +52,7 @@ describe('ImageUpload', () => {
     const onChange = jest.fn();
     render(<ImageUpload value="" onChange={onChange} aspect={3 / 4} />);
 
-    choose(file(1024, 'cover.png', 'image/png'));
+    choose(png(1024, 'cover.png'));
 
     expect(await screen.findByText('裁剪图片', {}, { timeout: 5_000 })).toBeInTheDocument();
     await act(async () => {
@@ -55,6 +61,18 @@ describe('ImageUpload', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(send).not.toHaveBeenCalled();
     expect(onChange).not.toHaveBeenCalled();
+  });
+
+  it('opens no crop for a file named .png whose bytes are no image: it goes to the server, which says why', async () => {
+    // The upload list previews the file it sends; jsdom has no object URLs.
+    const createObjectURL = jest.fn(() => 'blob:preview');
+    Object.assign(URL, { createObjectURL, revokeObjectURL: jest.fn() });
+    render(<ImageUpload />);
+
+    choose(new File(['just some text, not a picture'], 'fake.png', { type: 'image/png' }));
+
+    await waitFor(() => expect(send).toHaveBeenCalledTimes(1));
+    expect(screen.queryByText('裁剪图片')).not.toBeInTheDocument();
   });
 
   it('takes an address typed instead of an upload', () => {

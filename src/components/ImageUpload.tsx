@@ -25,8 +25,31 @@ function uploadedPath(response: unknown): string | undefined {
 }
 
 // Only a file the server would take is worth cropping; any other goes straight to the check
-// below, which refuses it with the reason.
-const worthCropping = (file: File) => imageRefusal(file) === undefined;
+// below or to the server, which refuses it with the reason. A file named .png whose bytes are no
+// image would open the crop dialog on an empty canvas: its first bytes are looked at first.
+const worthCropping = async (file: File) => imageRefusal(file) === undefined && looksLikeImage(await firstBytes(file, 12));
+
+/** The first `count` bytes of a file (FileReader: Blob.arrayBuffer is missing from older browsers). */
+function firstBytes(file: File, count: number): Promise<ArrayBuffer> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(reader.result as ArrayBuffer);
+    reader.onerror = () => reject(reader.error);
+    reader.readAsArrayBuffer(file.slice(0, count));
+  });
+}
+
+/** PNG, JPEG, GIF or WebP by their first bytes (what the server judges an upload by). */
+function looksLikeImage(head: ArrayBuffer): boolean {
+  const b = new Uint8Array(head);
+  const ascii = (from: number, to: number) => String.fromCharCode(...b.slice(from, to));
+  return (
+    (b[0] === 0x89 && ascii(1, 4) === 'PNG') ||
+    (b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) ||
+    ascii(0, 4) === 'GIF8' ||
+    (ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP')
+  );
+}
 
 /**
  * One image: cropped, then uploaded through POST /api/upload (a picture card), or given as an
