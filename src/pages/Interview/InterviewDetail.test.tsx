@@ -67,7 +67,7 @@ describe('interview detail', () => {
     await screen.findByText('什么是闭包', { selector: 'h2' }, { timeout: 20_000 });
 
     await act(async () => {
-      fireEvent.click(screen.getByRole('button', { name: /编\s*辑/ }));
+      fireEvent.click(screen.getByRole('button', { name: /^(edit )?编\s*辑$/ }));
     });
 
     await waitFor(() => expect(history.location.pathname).toBe(`/interview/editInterview/${interview._id}`));
