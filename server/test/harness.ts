@@ -7,6 +7,7 @@ import { buildApp } from '../src/app';
 import { loadConfig, type Config } from '../src/config';
 import { DEFAULT_TIMEOUTS, migrationsFolder, openDatabase, type Database } from '../src/db/client';
 import { configuredLayers } from '../src/db/configured';
+import { totpCode } from '../src/modules/auth/totp';
 import type { Layers } from '../src/db/layers';
 import { scratchDatabase } from './live/postgres';
 import { createAdminRepository } from '../src/modules/admin/admin.repository';
@@ -116,6 +117,8 @@ export interface TestContext {
   signUpMember(loginId: string, extra?: { ip?: string; nickname?: string }): Promise<{ id: string; token: string }>;
   /** A fresh proof of identity for the token's session (POST /api/admin/me/reauth); fails the test if refused. */
   prove(token: string, password: string): Promise<void>;
+  /** Turns two-step sign-in on for the token's admin (setup, then a code of the current step); answers its secret and recovery codes. */
+  enableTwoFactor(token: string): Promise<{ secret: string; recoveryCodes: string[] }>;
   /**
    * How many SQL statements were sent while `run` ran (the token check of a request included),
    * or only those whose text `which` accepts (a listening app's background jobs send theirs too).
@@ -183,6 +186,20 @@ export async function createTestContext(
     return response.json().data.token as string;
   };
 
+  const enableTwoFactor = async (token: string) => {
+    const setup = await inject({ method: 'POST', url: '/api/admin/me/2fa/setup', headers: bearer(token) });
+    if (setup.statusCode !== 200) throw new Error(`2fa setup failed: ${setup.body}`);
+    const { secret } = setup.json().data as { secret: string };
+    const enabled = await inject({
+      method: 'POST',
+      url: '/api/admin/me/2fa/enable',
+      headers: bearer(token),
+      payload: { code: totpCode(secret, clock.now()) },
+    });
+    if (enabled.statusCode !== 200) throw new Error(`2fa enable failed: ${enabled.body}`);
+    return { secret, recoveryCodes: enabled.json().data.recoveryCodes as string[] };
+  };
+
   const prove = async (token: string, password: string) => {
     const response = await inject({ method: 'POST', url: '/api/admin/me/reauth', headers: bearer(token), payload: { password } });
     if (response.statusCode !== 200) throw new Error(`reauth failed: ${response.body}`);
@@ -236,6 +253,7 @@ export async function createTestContext(
     rootToken,
     createAdmin,
     prove,
+    enableTwoFactor,
     async countQueries(run, which = () => true) {
       let sent = 0;
       const count = (statement: string) => {

@@ -30,17 +30,10 @@ const freshIp = () => `192.0.2.${++ipSerial}`;
 
 async function twoFactorAdmin(loginId: string) {
   const { id, token } = await t.createAdmin(loginId, 2);
-  const { secret } = (await t.inject({ method: 'POST', url: '/api/admin/me/2fa/setup', headers: bearer(token) })).json().data;
-  const enabled = await t.inject({
-    method: 'POST',
-    url: '/api/admin/me/2fa/enable',
-    headers: bearer(token),
-    payload: { code: totpCode(secret, t.clock.now()) },
-  });
-  expect(enabled.statusCode).toBe(200);
+  const { secret, recoveryCodes } = await t.enableTwoFactor(token);
   // The step of the enabling code is used up: the next sign-in needs the next one.
   t.clock.advance(30_000);
-  return { id, token, secret: secret as string, recoveryCodes: enabled.json().data.recoveryCodes as string[] };
+  return { id, token, secret, recoveryCodes };
 }
 
 async function challengeFor(loginId: string, ip?: string): Promise<string> {

@@ -21,16 +21,6 @@ const call = (token: string, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: s
   t.inject({ method, url, headers: bearer(token), remoteAddress: ip, ...(payload && { payload }) });
 const whoami = (token: string) => call(token, 'GET', '/api/admin/whoami');
 
-/** Turns two-step sign-in on for the token's admin; answers the secret and the recovery codes. */
-async function enableTwoFactor(token: string) {
-  const setup = await call(token, 'POST', '/api/admin/me/2fa/setup');
-  expect(setup.statusCode).toBe(200);
-  const { secret } = setup.json().data;
-  const enabled = await call(token, 'POST', '/api/admin/me/2fa/enable', { code: totpCode(secret, t.clock.now()) });
-  expect(enabled.statusCode).toBe(200);
-  return { secret: secret as string, recoveryCodes: enabled.json().data.recoveryCodes as string[] };
-}
-
 /** The code of the next time step: the current one was just used. */
 function nextCode(secret: string) {
   t.clock.advance(30_000);
@@ -161,7 +151,7 @@ describe('two-step sign-in', () => {
 
   it('enable answers 10 recovery codes, kept only as hashes, and the secret is not stored in clear', async () => {
     const { id, token } = await t.createAdmin('tf-on', 2);
-    const { secret, recoveryCodes } = await enableTwoFactor(token);
+    const { secret, recoveryCodes } = await t.enableTwoFactor(token);
     expect(recoveryCodes).toHaveLength(10);
     expect(new Set(recoveryCodes).size).toBe(10);
     for (const code of recoveryCodes) expect(code).toMatch(/^[A-Z2-9]{5}-[A-Z2-9]{5}$/);
@@ -177,7 +167,7 @@ describe('two-step sign-in', () => {
 
   it('sign-in answers a challenge and no token, then the code signs in', async () => {
     const { token } = await t.createAdmin('tf-login', 2);
-    const { secret } = await enableTwoFactor(token);
+    const { secret } = await t.enableTwoFactor(token);
     const first = await t.login('tf-login', passwordOf('tf-login'), { remember: true });
     expect(first.statusCode).toBe(200);
     expect(first.json().data).toEqual({ twoFactorRequired: true, challenge: expect.any(String) });
@@ -194,7 +184,7 @@ describe('two-step sign-in', () => {
 
   it('a recovery code signs in, in any case and without its dash', async () => {
     const { token } = await t.createAdmin('tf-recovery', 2);
-    const { recoveryCodes } = await enableTwoFactor(token);
+    const { recoveryCodes } = await t.enableTwoFactor(token);
     const first = await t.login('tf-recovery', passwordOf('tf-recovery'));
     const second = await t.inject({
       method: 'POST',
@@ -207,7 +197,7 @@ describe('two-step sign-in', () => {
 
   it('the second step wants exactly one of code and recoveryCode', async () => {
     const { token } = await t.createAdmin('tf-either', 2);
-    const { recoveryCodes } = await enableTwoFactor(token);
+    const { recoveryCodes } = await t.enableTwoFactor(token);
     const { challenge } = (await t.login('tf-either', passwordOf('tf-either'))).json().data;
     const both = await t.inject({
       method: 'POST',
@@ -224,7 +214,7 @@ describe('two-step sign-in', () => {
 
   it('disable needs the current password and a code', async () => {
     const { token } = await t.createAdmin('tf-off', 2);
-    const { secret } = await enableTwoFactor(token);
+    const { secret } = await t.enableTwoFactor(token);
     const ip = freshIp();
     expectRefusal(
       await call(token, 'POST', '/api/admin/me/2fa/disable', { currentPassword: 'wrong-one', code: nextCode(secret) }, ip),
@@ -257,7 +247,7 @@ describe('two-step sign-in', () => {
     const { token } = await t.createAdmin('tf-regen', 2);
     const left = async () => (await call(token, 'GET', '/api/admin/me/2fa/recovery-codes')).json().data.remaining;
     expect(await left()).toBe(0);
-    const { secret, recoveryCodes } = await enableTwoFactor(token);
+    const { secret, recoveryCodes } = await t.enableTwoFactor(token);
     expect(await left()).toBe(10);
     const signInWith = async (recoveryCode: string) => {
       const { challenge } = (await t.login('tf-regen', passwordOf('tf-regen'))).json().data;
@@ -308,7 +298,7 @@ describe('two-step sign-in', () => {
 
   it('a super admin resets another admin’s two-step sign-in, which ends that admin’s sessions', async () => {
     const { id, token } = await t.createAdmin('tf-reset', 2);
-    await enableTwoFactor(token);
+    await t.enableTwoFactor(token);
     const response = await call(await t.rootToken(), 'DELETE', `/api/admin/${id}/2fa`);
     expect(response.statusCode).toBe(200);
     expect((await whoami(token)).statusCode).toBe(401);
@@ -335,7 +325,7 @@ describe('require2fa', () => {
 
   it('GET/PATCH /api/settings/security: off by default, on until turned off; whoami says mustSetUp2fa', async () => {
     const { id: superId, token: root } = await t.createAdmin('rq-super', 1);
-    await enableTwoFactor(root);
+    await t.enableTwoFactor(root);
     await t.prove(root, passwordOf('rq-super'));
     const { token } = await t.createAdmin('rq-plain', 2);
     expect((await call(root, 'GET', '/api/settings/security')).json().data).toEqual({ require2fa: false });

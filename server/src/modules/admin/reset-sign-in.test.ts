@@ -2,7 +2,6 @@ import { and, eq } from 'drizzle-orm';
 import { adminPasskeys, adminRecoveryCodes, admins, auditLog, loginChallenges } from '../../db/schema';
 import { ROOT_LOGIN, bearer, createTestContext, passwordOf, type TestContext } from '../../../test/harness';
 import { verifyChain } from '../audit/audit.chain';
-import { totpCode } from '../auth/totp';
 import { RESET_SIGN_IN_ACTOR, resetSignIn, SignInResetRefusal } from './reset-sign-in';
 
 /**
@@ -22,21 +21,9 @@ const whoami = (token: string) => t.inject({ method: 'GET', url: '/api/admin/who
 const reset = (loginId: string, options: { enable?: boolean } = {}) =>
   resetSignIn(t.database.db, loginId, { ...options, now: t.clock.now });
 
-async function enableTwoFactor(token: string) {
-  const setup = await t.inject({ method: 'POST', url: '/api/admin/me/2fa/setup', headers: bearer(token) });
-  const { secret } = setup.json().data;
-  const enabled = await t.inject({
-    method: 'POST',
-    url: '/api/admin/me/2fa/enable',
-    headers: bearer(token),
-    payload: { code: totpCode(secret, t.clock.now()) },
-  });
-  expect(enabled.statusCode).toBe(200);
-}
-
 it('gives a new password to change at once, turns two-step and passkeys off, ends the sessions and the pending second step', async () => {
   const { id, token } = await t.createAdmin('reset-all', 1);
-  await enableTwoFactor(token);
+  await t.enableTwoFactor(token);
   await t.database.db.insert(adminPasskeys).values({
     id: 'a11cede5a11cede5a11cede5',
     adminId: id,

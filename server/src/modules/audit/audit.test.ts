@@ -51,13 +51,6 @@ async function history(entity: string, id: string, token = root): Promise<AuditE
 }
 
 /** Turns two-step sign-in on for the token's admin (设置两步验证 and 开启两步验证: two entries); answers the secret. */
-async function enableTwoFactor(token: string): Promise<string> {
-  const setup = await call('POST', '/api/admin/me/2fa/setup', undefined, token);
-  expect(setup.statusCode).toBe(200);
-  const { secret } = setup.json().data;
-  expect((await call('POST', '/api/admin/me/2fa/enable', { code: totpCode(secret, t.clock.now()) }, token)).statusCode).toBe(200);
-  return secret;
-}
 
 /** The code of the next time step: the current one was just used (no replay). */
 function nextCode(secret: string): string {
@@ -158,7 +151,7 @@ const CASES: Record<string, () => Promise<{ entries?: number; expected: Expected
   'POST /api/admin/login/2fa': async () => {
     // Made and signed in (2), two-step set up and on (2); the password step writes nothing, the second step 登录.
     const { id, token } = await t.createAdmin('audit-two-step', 2);
-    const secret = await enableTwoFactor(token);
+    const { secret } = await t.enableTwoFactor(token);
     const first = await t.login('audit-two-step', passwordOf('audit-two-step'));
     expect(first.json().data).toMatchObject({ twoFactorRequired: true });
     const second = await t.inject({
@@ -217,7 +210,7 @@ const CASES: Record<string, () => Promise<{ entries?: number; expected: Expected
   },
   'POST /api/admin/me/2fa/enable': async () => {
     const { id, token } = await t.createAdmin('audit-2fa-enable', 2);
-    await enableTwoFactor(token);
+    await t.enableTwoFactor(token);
     return {
       entries: 4,
       expected: { action: '开启两步验证', entity: 'admin', entityId: id, title: 'audit-2fa-enable', adminId: id, changes: null },
@@ -225,7 +218,7 @@ const CASES: Record<string, () => Promise<{ entries?: number; expected: Expected
   },
   'POST /api/admin/me/2fa/disable': async () => {
     const { id, token, password } = await t.createAdmin('audit-2fa-disable', 2);
-    const secret = await enableTwoFactor(token);
+    const { secret } = await t.enableTwoFactor(token);
     expect((await call('POST', '/api/admin/me/2fa/disable', { currentPassword: password, code: nextCode(secret) }, token)).statusCode).toBe(
       200,
     );
@@ -233,7 +226,7 @@ const CASES: Record<string, () => Promise<{ entries?: number; expected: Expected
   },
   'POST /api/admin/me/2fa/recovery-codes': async () => {
     const { id, token, password } = await t.createAdmin('audit-2fa-regen', 2);
-    await enableTwoFactor(token);
+    await t.enableTwoFactor(token);
     expect((await call('POST', '/api/admin/me/2fa/recovery-codes', { currentPassword: password }, token)).statusCode).toBe(200);
     return {
       entries: 5,
@@ -248,7 +241,7 @@ const CASES: Record<string, () => Promise<{ entries?: number; expected: Expected
   },
   'DELETE /api/admin/:id/2fa': async () => {
     const { id, token } = await t.createAdmin('audit-2fa-reset', 2);
-    await enableTwoFactor(token);
+    await t.enableTwoFactor(token);
     expect((await call('DELETE', `/api/admin/${id}/2fa`)).statusCode).toBe(200);
     return {
       entries: 5,
