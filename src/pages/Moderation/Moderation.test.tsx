@@ -115,6 +115,17 @@ describe('审核规则', () => {
     await openList('/moderation', '赌博网站');
     fireEvent.click(screen.getByRole('button', { name: /添加敏感词/ }));
     const dialog = await screen.findByRole('dialog', { name: '添加敏感词' });
+    // Empty: said at the field, nothing sent, and no rejection left unhandled (a page error in a browser).
+    const unhandled = jest.fn();
+    process.on('unhandledRejection', unhandled);
+    await act(async () => {
+      fireEvent.click(within(dialog).getByRole('button', { name: /^添\s*加$/ }));
+    });
+    expect(await within(dialog).findByText('请输入敏感词')).toBeInTheDocument();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    process.off('unhandledRejection', unhandled);
+    expect(unhandled).not.toHaveBeenCalled();
+    expect(net.sent.filter((r) => r.method === 'POST')).toEqual([]);
     fireEvent.change(within(dialog).getByLabelText('敏感词'), { target: { value: '  刷单返利 ' } });
     fireEvent.click(within(dialog).getByText('拒绝'));
     await act(async () => {

@@ -32,7 +32,9 @@ function AddWordModal({ open, onClose, onAdded }: { open: boolean; onClose: () =
   const [busy, setBusy] = useState(false);
   const input = useRef<InputRef>(null);
   const submit = async () => {
-    const values = await form.validateFields();
+    // A refused form shows why at its fields: nothing to send, and no rejection left unhandled.
+    const values = await form.validateFields().catch(() => null);
+    if (!values) return;
     setBusy(true);
     try {
       await addWord({ word: values.word.trim(), action: values.action });

@@ -72,7 +72,9 @@ export default function NotificationsTab() {
   };
 
   const save = async () => {
-    const values = await form.validateFields();
+    // A refused form shows why at its fields: nothing to send, and no rejection left unhandled.
+    const values = await form.validateFields().catch(() => null);
+    if (!values) return;
     const secretGiven = values.secret?.trim() ? values.secret.trim() : undefined;
     try {
       if (editing === 'new') {
