@@ -29,7 +29,7 @@ function uploadedPath(response: unknown): string | undefined {
 // image would open the crop dialog on an empty canvas: its first bytes are looked at first.
 const worthCropping = async (file: File) => imageRefusal(file) === undefined && looksLikeImage(await firstBytes(file, 12));
 
-/** The first `count` bytes of a file (FileReader: Blob.arrayBuffer is missing from older browsers). */
+/** The first `count` bytes of a file, through FileReader (which the tests' jsdom has too, unlike Blob.arrayBuffer). */
 function firstBytes(file: File, count: number): Promise<ArrayBuffer> {
   return new Promise((resolve, reject) => {
     const reader = new FileReader();
