@@ -130,9 +130,9 @@ describe('GET /api/admin/:id', () => {
     expect(other.json().msg).toBe('没有权限进行此操作');
   });
 
-  it('refuses an id that is not 24 hex characters with 400', async () => {
+  it('answers 404 记录不存在 for an id that is not 24 hex characters: the address names no record (api.md)', async () => {
     const response = await t.inject({ method: 'GET', url: '/api/admin/not-an-id', ...as(root) });
-    expect(response.statusCode).toBe(400);
+    expect({ status: response.statusCode, msg: response.json().msg }).toEqual({ status: 404, msg: '记录不存在' });
   });
 });
 

@@ -146,7 +146,7 @@ describe('POST /api/user', () => {
 });
 
 describe('GET /api/user/:id and /userIsExist/:loginId', () => {
-  it('answers a user without any password field, 404 用户不存在 for an unknown id, 400 for a bad id', async () => {
+  it('answers a user without any password field, 404 用户不存在 for an unknown id, 404 记录不存在 for a bad id', async () => {
     const id = (await createUser({ loginId: 'reader' })).json().data._id;
     const response = await t.inject({ method: 'GET', url: `/api/user/${id}`, ...as(normal) });
     expect(response.statusCode).toBe(200);
@@ -154,7 +154,9 @@ describe('GET /api/user/:id and /userIsExist/:loginId', () => {
     const missing = await t.inject({ method: 'GET', url: '/api/user/0123456789abcdef01234567', ...as(normal) });
     expect(missing.statusCode).toBe(404);
     expect(missing.json().msg).toBe('用户不存在');
-    expect((await t.inject({ method: 'GET', url: '/api/user/nope', ...as(normal) })).statusCode).toBe(400);
+    // An id that cannot be one names no record (api.md, conventions).
+    const bad = await t.inject({ method: 'GET', url: '/api/user/nope', ...as(normal) });
+    expect({ status: bad.statusCode, msg: bad.json().msg }).toEqual({ status: 404, msg: '记录不存在' });
   });
 
   it('answers whether a loginId is taken', async () => {
